@@ -1,0 +1,55 @@
+/** Everything the server reads from its environment, in one typed object. */
+export interface Config {
+  /** PostgreSQL connection string; when absent the embedded store (PGlite) is used. */
+  databaseUrl: string | null;
+  /** Where the embedded store keeps its files. `memory://` keeps it in memory. */
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Account key made for the owner on first start; a new one is printed when absent. */
+  bootstrapKey: string | null;
+  /** In-process learning workers started by `engram serve` (0 to run API only). */
+  workers: number;
+  /** Largest JSON body accepted, in bytes. */
+  maxBodyBytes: number;
+  /** Requests a minute for account keys. */
+  accountRpm: number;
+  /** How often an idle worker looks for new jobs, in milliseconds. */
+  pollMs: number;
+  /** Attempts at learning a source before it fails. */
+  maxAttempts: number;
+  /** Optional OpenAI-compatible model. */
+  llm: { baseUrl: string; apiKey: string | null; model: string } | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Reads the configuration from the environment (DECISIONS.md, "Running it"). */
+export function loadConfig(env: Env = process.env): Config {
+  const llmBaseUrl = env.ENGRAM_LLM_BASE_URL?.trim();
+  return {
+    databaseUrl: env.DATABASE_URL?.trim() || null,
+    dataDir: env.ENGRAM_DATA_DIR?.trim() || './.engram',
+    host: env.ENGRAM_HOST?.trim() || '127.0.0.1',
+    port: integer(env, 'ENGRAM_PORT', 8787, 0, 65_535),
+    bootstrapKey: env.ENGRAM_BOOTSTRAP_KEY?.trim() || null,
+    workers: integer(env, 'ENGRAM_WORKERS', 1, 0, 64),
+    maxBodyBytes: integer(env, 'ENGRAM_MAX_BODY_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    accountRpm: integer(env, 'ENGRAM_ACCOUNT_RPM', 3_000, 1, 1_000_000),
+    pollMs: integer(env, 'ENGRAM_POLL_MS', 500, 10, 60_000),
+    maxAttempts: integer(env, 'ENGRAM_MAX_ATTEMPTS', 5, 1, 100),
+    llm: llmBaseUrl
+      ? { baseUrl: llmBaseUrl, apiKey: env.ENGRAM_LLM_API_KEY?.trim() || null, model: env.ENGRAM_LLM_MODEL?.trim() || 'gpt-4o-mini' }
+      : null,
+  };
+}

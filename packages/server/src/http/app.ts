@@ -1,0 +1,100 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { ErrorType } from '@engram/protocol';
+import type { AppDeps, AppEnv } from './context.js';
+import { fromZodError, HttpError } from './errors.js';
+import { authenticate, idempotency, requestId } from './middleware.js';
+import { memoryRoutes } from './routes/memories.js';
+import { recallRoutes } from './routes/recall.js';
+import { sourceRoutes } from './routes/sources.js';
+
+const SERVER_VERSION = '0.1.0';
+
+/** Statuses Hono itself raises, as the API's error types. */
+const HONO_ERRORS: Record<number, ErrorType> = {
+  400: 'invalid_request',
+  401: 'authentication_error',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/** Engram's HTTP app: every route of /v1 behind its middleware, the error shape in one place. */
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw fromZodError(result.error, result.target);
+    },
+  });
+
+  app.use('*', requestId());
+  app.get('/healthz', (c) => c.json({ ok: true as const }));
+  app.doc31('/v1/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Engram',
+      version: SERVER_VERSION,
+      description: 'Per-user long-term memory for AI apps. Every path needs a bearer key except /healthz and this document.',
+    },
+    security: [{ bearer: [] }],
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+
+  app.use('/v1/*', async (c, next) => {
+    if (c.req.path === '/v1/openapi.json') return next();
+    return authenticate({ db: deps.db, now: deps.now })(c, next);
+  });
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: deps.config.maxBodyBytes,
+      onError: () => {
+        throw new HttpError('payload_too_large', `The body is over ${deps.config.maxBodyBytes} bytes`);
+      },
+    }),
+  );
+  app.use('/v1/*', idempotency({ db: deps.db }));
+
+  app.route('/', memoryRoutes(deps));
+  app.route('/', sourceRoutes(deps));
+  app.route('/', recallRoutes(deps));
+
+  app.notFound((c) => {
+    const body = { error: { type: 'not_found', message: `No route ${c.req.method} ${c.req.path}`, request_id: c.get('requestId') } };
+    return c.json(body, 404);
+  });
+
+  app.onError((error, c) => {
+    const request = c.get('requestId');
+    let status: number;
+    let type: ErrorType;
+    let message: string;
+    let details: unknown;
+    if (error instanceof HttpError) {
+      ({ status, type, message, details } = error);
+    } else if (error instanceof HTTPException && HONO_ERRORS[error.status]) {
+      status = error.status;
+      type = HONO_ERRORS[error.status]!;
+      message =
+        status === 415 ? 'Send a JSON body with Content-Type: application/json' : error.message || 'The request is not valid';
+    } else if (error instanceof SyntaxError) {
+      status = 400;
+      type = 'invalid_request';
+      message = 'The body is not valid JSON';
+    } else {
+      // Never leak internals: the details stay in the server's log under the request id.
+      console.error(`[engram] ${request} ${c.req.method} ${c.req.path} failed:`, error);
+      status = 500;
+      type = 'internal_error';
+      message = 'Something went wrong on our side; the request id finds it in the server log';
+    }
+    const body: Record<string, unknown> = { type, message, request_id: request };
+    if (details !== undefined) body.details = details;
+    return c.json({ error: body }, status as 400);
+  });
+
+  return app;
+}
+
+export { fromZodError };

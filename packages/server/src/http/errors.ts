@@ -1,0 +1,31 @@
+import { ERROR_STATUS } from '@engram/protocol';
+import type { ErrorType } from '@engram/protocol';
+import type { ZodError } from 'zod';
+
+/** The one error class of the server; the error handler turns it into the JSON error shape. */
+export class HttpError extends Error {
+  readonly status: number;
+  constructor(
+    readonly type: ErrorType,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[type];
+  }
+}
+
+/** 400 for a field out of its limits; `details` names the field. */
+export function invalidField(field: string, message: string): HttpError {
+  return new HttpError('invalid_request', `${field}: ${message}`, { field });
+}
+
+/** 400 from a failed schema check, naming the first field at fault. */
+export function fromZodError(error: ZodError, where: string): HttpError {
+  const issues = error.issues.map((issue) => ({
+    field: issue.path.map(String).join('.') || where,
+    message: issue.message,
+  }));
+  const first = issues[0] ?? { field: where, message: 'Invalid input' };
+  return new HttpError('invalid_request', `${first.field}: ${first.message}`, { field: first.field, issues });
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { MiddlewareHandler } from 'hono';
+import { findKeyByHash, hashKey, touchKey } from '../store/account-repository.js';
+import type { Db } from '../store/database.js';
+import { newRequestId } from '../store/ids.js';
+import type { AppEnv } from './context.js';
+import { HttpError } from './errors.js';
+
+/** Gives every call a request id, answered in the X-Request-ID header whatever happens. */
+export const requestId = ({ header = 'X-Request-ID' } = {}): MiddlewareHandler<AppEnv> =>
+  async function requestId(c, next) {
+    const id = newRequestId();
+    c.set('requestId', id);
+    c.header(header, id);
+    await next();
+    c.res.headers.set(header, id);
+  };
+
+/** Finds the caller from the bearer key: 401 for no key or a wrong, revoked or expired one. */
+export const authenticate = ({ db, now = () => new Date() }: { db: Db; now?: () => Date }): MiddlewareHandler<AppEnv> =>
+  async function authenticate(c, next) {
+    const authorization = c.req.header('Authorization') ?? '';
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new HttpError('authentication_error', 'Send your key in the Authorization header: Bearer <key>');
+    const key = await findKeyByHash(db, hashKey(match[1]!));
+    if (!key) throw new HttpError('authentication_error', 'The key is not valid');
+    if (key.revokedAt) throw new HttpError('authentication_error', 'The key has been revoked');
+    if (key.expiresAt && key.expiresAt.getTime() <= now().getTime()) {
+      throw new HttpError('authentication_error', 'The key has expired');
+    }
+    c.set('caller', { accountId: key.accountId, keyId: key.id, limitedTo: key.space });
+    await touchKey(db, key.id);
+    await next();
+  };
+
+const MAX_IDEMPOTENCY_KEY_CHARS = 255;
+
+/**
+ * Honours `Idempotency-Key` on POST routes: the first answer (below 500) is stored and
+ * replayed to any retry of the same request, so a retried save never saves twice. The
+ * same key with a different request is refused; a retry while the first is still
+ * running gets 409 and may retry again.
+ */
+export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> =>
+  async function idempotency(c, next) {
+    const key = c.req.header('Idempotency-Key');
+    if (c.req.method !== 'POST' || key === undefined) return next();
+    if (!key.trim() || key.length > MAX_IDEMPOTENCY_KEY_CHARS) {
+      throw new HttpError('invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters`, {
+        field: 'Idempotency-Key',
+      });
+    }
+    const { accountId } = c.get('caller');
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const fingerprint = createHash('sha256')
+      .update(`${c.req.method} ${c.req.path} ${c.req.header('X-Memory-Space') ?? ''}\n`)
+      .update(body)
+      .digest('hex');
+    const claimed = await sql`
+      insert into idempotency_keys (account_id, key, fingerprint) values (${accountId}, ${key}, ${fingerprint})
+      on conflict do nothing returning key`.execute(db);
+    if (!claimed.rows.length) {
+      const { rows } = await sql<any>`
+        select fingerprint, status, body from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
+      const stored = rows[0];
+      if (stored && stored.fingerprint !== fingerprint) {
+        throw new HttpError('invalid_request', 'This Idempotency-Key was used for a different request', {
+          field: 'Idempotency-Key',
+        });
+      }
+      if (!stored || stored.status === null) {
+        throw new HttpError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
+      }
+      c.header('Idempotent-Replayed', 'true');
+      return c.json(stored.body, stored.status) as unknown as void;
+    }
+    try {
+      await next();
+    } catch (error) {
+      await sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
+      throw error;
+    }
+    if (c.res.status >= 500 || !c.res.headers.get('content-type')?.includes('application/json')) {
+      await sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
+      return;
+    }
+    const answer = await c.res.clone().json();
+    await sql`
+      update idempotency_keys set status = ${c.res.status}, body = ${JSON.stringify(answer)}::jsonb
+      where account_id = ${accountId} and key = ${key}`.execute(db);
+  };

@@ -1,0 +1,93 @@
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import {
+  AskRequestSchema,
+  AskResponseSchema,
+  ContextRequestSchema,
+  ContextResponseSchema,
+  SearchRequestSchema,
+  SearchResponseSchema,
+} from '@engram/protocol';
+import type { Counts } from '@engram/protocol';
+import { toMemoryRecord } from '../../store/memory-repository.js';
+import { answerOffline } from '../../recall/ask.js';
+import { renderContext } from '../../recall/context-block.js';
+import { recall } from '../../recall/search.js';
+import type { Recalled } from '../../recall/search.js';
+import type { AppDeps, AppEnv } from '../context.js';
+import { errorResponses, jsonBody, jsonResponse } from '../openapi.js';
+import { resolveScope } from '../space.js';
+
+const records = (recalled: Recalled[]) => recalled.map((item) => toMemoryRecord(item.row, item.score));
+
+/** Routes of recall: search, context and ask share one ranking. */
+export function recallRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+  const { db } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/search',
+      summary: 'Ranked memories for a query',
+      request: jsonBody(SearchRequestSchema),
+      responses: { 200: jsonResponse(SearchResponseSchema, 'The best memories first'), ...errorResponses },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const scope = resolveScope(c, input.space);
+      // Counts cover every match, not only the page returned.
+      const all = await recall(db, scope, input.q, { limit: Number.MAX_SAFE_INTEGER, kind: input.kind, labels: input.labels });
+      const counts: Counts = { all: 0, people: 0, plan: 0, pref: 0, detail: 0 };
+      for (const item of all.memories) {
+        counts[item.row.kind] += 1;
+        counts.all += 1;
+      }
+      return c.json({ memories: records(all.memories.slice(0, input.limit)), counts, total: all.total }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/context',
+      summary: 'A prompt-ready block of what is known about a question',
+      request: jsonBody(ContextRequestSchema),
+      responses: { 200: jsonResponse(ContextResponseSchema, 'The context block'), ...errorResponses },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const scope = resolveScope(c, input.space);
+      const found = await recall(db, scope, input.question, { limit: input.limit, kind: input.kind, labels: input.labels });
+      const rows = found.memories.map((item) => item.row);
+      return c.json(
+        {
+          question: input.question,
+          context: renderContext(rows, input.with_sources),
+          memories: records(found.memories),
+          used: rows.length,
+          empty: found.empty,
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/ask',
+      summary: 'A short written answer from the memory alone; null when nothing supports one',
+      request: jsonBody(AskRequestSchema),
+      responses: { 200: jsonResponse(AskResponseSchema, 'The answer'), ...errorResponses },
+    }),
+    async (c) => {
+      const input = c.req.valid('json');
+      const scope = resolveScope(c, input.space);
+      const found = await recall(db, scope, input.question, { limit: 12, kind: 'all', labels: input.labels });
+      const answer = answerOffline(found.memories, found.empty);
+      return c.json({ question: input.question, ...answer, memories: records(found.memories) }, 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import { factFingerprint, learnFromMessages, learnFromText, readMessages } from '../learn/index.js';
+import type { LearnedFact, MessageInput } from '../learn/index.js';
+import type { Db } from '../store/database.js';
+import { findMemory, storeFacts } from '../store/memory-repository.js';
+import type { FactToStore } from '../store/memory-repository.js';
+import type { Scope } from '../store/scope.js';
+import { loadSourceContent } from '../store/source-repository.js';
+import type { SourceRow } from '../store/source-repository.js';
+import { completeJob } from './queue.js';
+import type { Job } from './queue.js';
+
+function toStore(fact: LearnedFact): FactToStore {
+  return {
+    text: fact.text,
+    kind: fact.kind,
+    about: fact.about,
+    date: fact.date,
+    fingerprint: factFingerprint(fact.text),
+    sentence: fact.sentence,
+  };
+}
+
+/** The facts a source teaches, by the offline learner. */
+export function factsOf(source: SourceRow): LearnedFact[] {
+  const options = { writtenAt: source.written_at };
+  if (source.messages) return learnFromMessages(readMessages(source.messages as MessageInput[]), options);
+  return learnFromText(source.body ?? '', options);
+}
+
+/**
+ * Learns one source: reads it, writes its facts, and finishes the source and its job in
+ * one transaction, so that a crash either keeps all of it or none (and the job runs again).
+ */
+export async function learnSource(db: Db, job: Job): Promise<void> {
+  const scope: Scope = { accountId: job.accountId, space: job.space };
+  const source = await loadSourceContent(db, scope, job.sourceId);
+  if (!source) return; // deleted meanwhile; its job went with it
+  let facts = factsOf(source).map(toStore);
+  let corrected = null;
+  if (source.corrects_memory_id !== null) {
+    corrected = await findMemory(db, scope, source.corrects_memory_id);
+    // A correction always yields what is right, even when it is too short to read as a sentence.
+    if (!facts.length && source.body?.trim()) {
+      const text = source.body.trim();
+      facts = [
+        {
+          text,
+          kind: corrected?.kind ?? 'detail',
+          about: corrected?.about ?? [],
+          date: source.written_at.toISOString().slice(0, 10),
+          fingerprint: factFingerprint(text),
+          sentence: { text, messageIndex: null, start: source.body.indexOf(text), end: source.body.indexOf(text) + text.length },
+        },
+      ];
+    }
+  }
+  await db.transaction().execute(async (transaction) => {
+    const { created } = await storeFacts(transaction, scope, source.id, facts);
+    if (corrected) {
+      for (const memoryId of created) {
+        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${memoryId}, 'replaces', ${corrected.id})`.execute(transaction);
+        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${corrected.id}, 'replaced', ${memoryId})`.execute(transaction);
+      }
+    }
+    await sql`update sources set status = 'finished', error = null, learned_at = now() where id = ${source.id}`.execute(transaction);
+    await completeJob(transaction, job);
+  });
+}

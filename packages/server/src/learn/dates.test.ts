@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { resolveDates } from './dates.js';
+import type { Tense } from './dates.js';
+import { applyEdits } from './edit.js';
+
+// A Sunday.
+const reference = new Date('2026-11-22T15:00:00Z');
+const resolve = (sentence: string, tense: Tense): string => applyEdits(sentence, resolveDates(sentence, reference, tense).edits);
+
+describe('resolveDates', () => {
+  it.each([
+    ['I went there yesterday.', 'past', 'I went there on 21 November 2026.'],
+    ['I was busy last week.', 'past', 'I was busy in the week of 9 November 2026.'],
+    ["I'm going to Paris next month.", 'future', "I'm going to Paris in December 2026."],
+    ["I'm going to Paris in March.", 'future', "I'm going to Paris in March 2027."],
+    ['I painted that last year!', 'past', 'I painted that in 2025!'],
+    ["I'm seeing her on Friday.", 'present', "I'm seeing her on Friday 27 November 2026."],
+    ['I met him two days ago.', 'past', 'I met him on 20 November 2026.'],
+    ["I'll call tomorrow.", 'future', "I'll call on 23 November 2026."],
+  ] as const)('makes "%s" absolute', (sentence, tense, expected) => {
+    expect(resolve(sentence, tense)).toBe(expected);
+  });
+
+  it('points a bare month or weekday back in a past-tense sentence', () => {
+    expect(resolve('I went to Paris in March.', 'past')).toBe('I went to Paris in March 2026.');
+    expect(resolve('I saw her on Friday.', 'past')).toBe('I saw her on Friday 20 November 2026.');
+  });
+
+  it('leaves dates that carry their own year as they are', () => {
+    expect(resolve('We met on 8 May 2023.', 'past')).toBe('We met on 8 May 2023.');
+    expect(resolveDates('We met on 8 May 2023.', reference, 'past').days).toEqual([new Date('2023-05-08T00:00:00Z')]);
+  });
+
+  it('never turns ordinary words, times, durations or habits into dates', () => {
+    for (const sentence of ['I may go.', 'June said hi.', 'Sun is out.', 'We met at 3pm.', 'I go every Monday.', 'I stayed for two weeks.', 'Right now I am busy.']) {
+      expect(resolve(sentence, 'present')).toBe(sentence);
+    }
+  });
+
+  it('writes weekends, parts of days, vague spans and kept prepositions plainly', () => {
+    expect(resolve('I went camping last weekend.', 'past')).toBe('I went camping on the weekend of 14 November 2026.');
+    expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');
+    expect(resolve('I saw him a few days ago.', 'past')).toBe('I saw him a few days before 22 November 2026.');
+    expect(resolve('Finish it by Friday.', 'future')).toBe('Finish it by Friday 27 November 2026.');
+    expect(resolve('Yesterday I went hiking.', 'past')).toBe('On 21 November 2026 I went hiking.');
+    expect(resolve('It happened earlier this month.', 'past')).toBe('It happened earlier in November 2026.');
+  });
+
+  it('reads a day of the month, seasons and "this past weekend", which chrono leaves alone', () => {
+    expect(resolve('I met them on the 15th after my trip.', 'past')).toBe('I met them on 15 November 2026 after my trip.');
+    expect(resolve('I fly out on the 3rd.', 'future')).toBe('I fly out on 3 December 2026.');
+    expect(resolve('Last summer I went to Japan.', 'past')).toBe('In summer 2026 I went to Japan.');
+    expect(resolve('I skied last winter.', 'past')).toBe('I skied in the winter of 2025–2026.');
+    expect(resolve('That trip this past weekend was fun.', 'past')).toBe('That trip on the weekend of 14 November 2026 was fun.');
+  });
+
+  it('writes a date that is the subject or a possessive bare, and leaves names and narrative days alone', () => {
+    expect(resolve('Yesterday was crazy.', 'past')).toBe('21 November 2026 was crazy.');
+    expect(resolve("Last year's trip was fun.", 'past')).toBe("2025's trip was fun.");
+    expect(resolve('I went to the March for Science.', 'past')).toBe('I went to the March for Science.');
+    expect(resolve('We left and came back the next day.', 'past')).toBe('We left and came back the next day.');
+  });
+
+  it('reports the days spoken of, for telling plans from the past', () => {
+    expect(resolveDates("I'm going to Paris next month.", reference, 'future').days).toEqual([new Date('2026-12-01T00:00:00Z')]);
+  });
+});

@@ -1,0 +1,282 @@
+import * as chrono from 'chrono-node';
+import type { Edit } from './types.js';
+
+/** Which way a bare "Friday" or "in March" points: back in past-tense sentences, forward otherwise. */
+export type Tense = 'past' | 'present' | 'future';
+
+export interface ResolvedDates {
+  /** Replacements of relative expressions by absolute ones, in the sentence's coordinates. */
+  edits: Edit[];
+  /** The first day of every date the sentence speaks of (relative or absolute), at 00:00 UTC. */
+  days: Date[];
+}
+
+const monthNames = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+];
+const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const dayInMilliseconds = 86_400_000;
+
+/** Words that make a chrono match about time relative to when it was said. */
+const relativeWords =
+  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|coming|past|previous|later|earlier|morning|afternoon|evening|night|weekend|weeks?|months?|years?|days?)\b/i;
+const monthWord = /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b/;
+const weekdayWord = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
+/** Prepositions our own wording replaces ("in March" -> "in March 2027", "on Friday" -> "on Friday 27 …"). */
+const ownPrepositions = new Set(['on', 'in', 'at', 'during']);
+/** Prepositions we keep in front of a bare date ("by Friday" -> "by Friday 27 November 2026"). */
+const keptPrepositions = new Set(['by', 'until', 'till', 'since', 'before', 'after', 'from', 'to', 'through', 'of']);
+/** Words before a date that make it a duration or a habit, not a point in time: never rewritten. */
+const rejectingWords = new Set(['for', 'every', 'each', 'within']);
+
+/**
+ * Finds dates in a sentence with chrono-node and rewrites the relative ones against the
+ * reference time (UTC), at the granularity chrono knows: "yesterday" -> "on 21 November 2026",
+ * "next month" -> "in December 2026", "last year" -> "in 2025", "last week" -> "in the week of
+ * 9 November 2026". Dates that carry their own year stay as written. chrono's casual parser reads
+ * some ordinary words as dates ("Sun", "June" the name, "now", "at 5"), so a match is only kept
+ * when it has a digit, a relative word, a full weekday name, or a capitalised month name after
+ * a preposition.
+ */
+export function resolveDates(sentence: string, reference: Date, tense: Tense): ResolvedDates {
+  const edits: Edit[] = [];
+  const days: Date[] = [];
+  const referenceDay = startOfDay(reference);
+  for (const result of chrono.casual.parse(sentence, { instant: reference, timezone: 0 })) {
+    const found = readResult(sentence, result, referenceDay, tense);
+    if (found === null) continue;
+    days.push(found.day);
+    if (found.edit !== null) edits.push(found.edit);
+  }
+  // chrono knows no seasons: "last summer" is the summer before the one we are in or nearest.
+  for (const match of sentence.matchAll(seasonPhrase)) {
+    const start = match.index + match[0].indexOf(match[1]);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const season = pickSeason(referenceDay, match[2].toLowerCase(), match[1].toLowerCase());
+    days.push(season.day);
+    const before = sentence.slice(0, start);
+    // Bare after a preposition ("since summer 2026") or as a subject ("This winter was cold").
+    const introduced =
+      /\b(?:since|until|till|before|after|from|of|by|during|through)\s+$/i.test(before) ||
+      /^\s+(?:will|is|was|has|had|seems|seemed|looks|looked|feels|felt)\b/i.test(sentence.slice(end));
+    const text = introduced ? season.name : `in ${season.name}`;
+    edits.push({ start, end, text: start === 0 ? text[0].toUpperCase() + text.slice(1) : text });
+  }
+  // chrono leaves "on the 15th" alone; it means that day of the nearest month in the sentence's direction.
+  for (const match of sentence.matchAll(dayOfMonth)) {
+    const start = match.index + match[0].indexOf(match[1]);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const day = pickMonth(referenceDay, Number(match[2]), tense);
+    if (day === null) continue;
+    days.push(day);
+    const preposition = match[1].toLowerCase();
+    const text = preposition === 'on' ? `on ${formatDay(day, false)}` : `${match[1]} ${formatDay(day, false)}`;
+    edits.push({ start, end, text: start === 0 ? text[0].toUpperCase() + text.slice(1) : text });
+  }
+  return { edits, days };
+}
+
+const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
+/** First month of each season (northern hemisphere; winter starts in December). */
+const seasonStart: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
+
+function pickSeason(referenceDay: Date, season: string, which: string): { day: Date; name: string } {
+  const first = seasonStart[season];
+  const month = referenceDay.getUTCMonth() + 1;
+  // The year in which the season we are in, or the coming one, starts.
+  let year = referenceDay.getUTCFullYear();
+  if (season === 'winter' && month <= 2) year -= 1;
+  const current = utcDay(year, first, 1);
+  const currentEnd = utcDay(year, first + 3, 1);
+  let start = current;
+  if (which === 'last' || which === 'past') start = currentEnd <= referenceDay ? current : utcDay(year - 1, first, 1);
+  else if (which === 'next' || which === 'coming') start = current > referenceDay ? current : utcDay(year + 1, first, 1);
+  const startYear = start.getUTCFullYear();
+  const name = season === 'winter' ? `the winter of ${startYear}–${startYear + 1}` : `${season === 'autumn' ? 'autumn' : season} ${startYear}`;
+  return { day: start, name };
+}
+
+const dayOfMonth = /(?:^|\s)(on|by|since|until|till|before|after|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|time|century|floor|place|anniversary|birthday|grade|row)\b)/gi;
+
+/** Day `dayNumber` of this month, or of the month before (past) or after (otherwise) when that is nearer in the sentence's direction. */
+function pickMonth(referenceDay: Date, dayNumber: number, tense: Tense): Date | null {
+  if (dayNumber < 1 || dayNumber > 31) return null;
+  const year = referenceDay.getUTCFullYear();
+  const month = referenceDay.getUTCMonth() + 1;
+  const today = referenceDay.getUTCDate();
+  let offset = 0;
+  if (tense === 'past' && dayNumber > today) offset = -1;
+  if (tense !== 'past' && dayNumber < today) offset = 1;
+  const day = utcDay(year, month + offset, dayNumber);
+  // Day 31 of a 30-day month rolls over; such a date was not meant.
+  return day.getUTCDate() === dayNumber ? day : null;
+}
+
+interface Found {
+  day: Date;
+  edit: Edit | null;
+}
+
+function readResult(sentence: string, result: chrono.ParsedResult, referenceDay: Date, tense: Tense): Found | null {
+  let start = result.index;
+  const end = result.index + result.text.length;
+  let phrase = result.text;
+  let preposition: string | null = null;
+  let prepositionStart = start;
+
+  const inner = /^(on|in|at|during|by|until|till|since|before|after|from|for|within|through)\s+/i.exec(phrase);
+  if (inner !== null) {
+    preposition = inner[1].toLowerCase();
+    start += inner[0].length;
+    phrase = phrase.slice(inner[0].length);
+  } else {
+    // "on the 5th of May": the article goes with the date we write.
+    // "this past weekend": "this" adds nothing once the weekend is named.
+    const redundantThis = /(?:^|\s)this\s+$/i.exec(sentence.slice(0, start));
+    if (redundantThis !== null && /^(?:past|coming)\b/i.test(phrase)) start = redundantThis.index + redundantThis[0].search(/this/i);
+    const article = /(?:^|\s)the\s+$/i.exec(sentence.slice(0, start));
+    if (article !== null) {
+      // Without a day number, "the March for Science" is a name, not a date.
+      if (!/\d/.test(phrase) && monthWord.test(phrase)) return null;
+      // "the next day" counts from something the sentence told, not from when it was said.
+      if (/^(?:next|following|previous|prior)\b/i.test(phrase)) return null;
+      start = article.index + article[0].search(/the/i);
+    }
+    const outer = /(?:^|[^\p{L}])(\p{L}+)\s+$/u.exec(sentence.slice(0, start));
+    const word = outer?.[1].toLowerCase();
+    if (word !== undefined && (ownPrepositions.has(word) || keptPrepositions.has(word) || rejectingWords.has(word))) {
+      preposition = word;
+      prepositionStart = start - outer![0].length + outer![0].indexOf(outer![1]);
+    }
+  }
+  if (preposition !== null && rejectingWords.has(preposition)) return null;
+
+  const lower = phrase.toLowerCase();
+  const tags = result.tags();
+  if (tags.has('casualReference/now') || /^(?:right )?now$/.test(lower)) return null;
+  if (!/\d/.test(phrase) && !relativeWords.test(phrase) && !weekdayWord.test(phrase)) {
+    // A bare month name is a date only when capitalised and introduced like one ("in May", not "I may").
+    const monthIntroduced = preposition !== null || /\b(?:early|late|mid|end of|beginning of)\s*-?\s*$/i.test(sentence.slice(0, start));
+    if (!monthWord.test(phrase) || !monthIntroduced) return null;
+  }
+
+  const components = result.start;
+  const certainDate = ['year', 'month', 'day', 'weekday'].some((unit) => components.isCertain(unit as chrono.Component));
+  const partOfDay = /\b(morning|afternoon|evening|night|tonight)\b/.exec(lower);
+  // A time alone ("at 3pm") names no day we could add.
+  if (!certainDate && partOfDay === null && !/\b(?:week|weekend)\b/.test(lower)) return null;
+
+  const chronoDay = utcDay(components.get('year') ?? referenceDay.getUTCFullYear(), components.get('month') ?? 1, components.get('day') ?? 1);
+
+  // A date with its own year is already absolute: keep the writer's words.
+  const fullyWritten = components.isCertain('year') && components.isCertain('month') && components.isCertain('day');
+  if (/\b\d{4}\b/.test(phrase) || (fullyWritten && !relativeWords.test(phrase))) {
+    return { day: chronoDay, edit: null };
+  }
+
+  let bare: string;
+  let own: string | null;
+  let day: Date;
+  const vague = /\b(few|several|couple|some)\b/.test(lower) && /\b(?:days?|weeks?|months?|years?)\b/.exec(lower);
+  // "We haven't talked in a few days" is a span up to now, not a time ahead.
+  if (vague && /^in\b/i.test(result.text) && /\b(?:haven['’]t|hasn['’]t|not|never)\b/i.test(sentence)) return null;
+  if (vague) {
+    // "a few days ago" names no day; saying so against the reference day is the honest rewrite.
+    const direction = /\b(?:ago|past|last|previous)\b/.test(lower) ? 'before' : 'after';
+    const amount = lower.replace(/\b(?:ago|in|the|past|last|next|previous)\b/g, ' ').replace(/\s+/g, ' ').trim();
+    bare = `${amount} ${direction} ${formatDay(referenceDay, false)}`;
+    own = null;
+    day = chronoDay;
+  } else if (partOfDay !== null) {
+    const part = partOfDay[1] === 'tonight' ? 'night' : partOfDay[1];
+    day = chronoDay;
+    bare = `the ${part} of ${formatDay(day, weekdayWord.test(phrase))}`;
+    own = 'on';
+  } else if (/\bweekend\b/.test(lower)) {
+    // chrono points "last weekend" at its Sunday and "this weekend" at its Saturday; name the Saturday.
+    const weekday = chronoDay.getUTCDay();
+    day = addDays(chronoDay, weekday === 0 ? -1 : weekday === 6 ? 0 : 6 - weekday);
+    bare = `the weekend of ${formatDay(day, false)}`;
+    own = 'on';
+  } else if (/\bweeks?\b/.test(lower)) {
+    // Weeks start on Monday (ISO 8601).
+    const base = components.isCertain('day') ? chronoDay : referenceDay;
+    day = addDays(base, -((base.getUTCDay() + 6) % 7));
+    bare = `the week of ${formatDay(day, false)}`;
+    own = 'in';
+  } else if (components.isCertain('day') || components.isCertain('weekday')) {
+    day = chronoDay;
+    if (!components.isCertain('day')) day = pickWeekday(referenceDay, components.get('weekday') ?? 0, lower, chronoDay, tense);
+    else if (!components.isCertain('year')) day = pickYear(referenceDay, day, tense, 'day');
+    bare = formatDay(day, weekdayWord.test(phrase));
+    own = 'on';
+  } else if (components.isCertain('month')) {
+    day = components.isCertain('year') ? utcDay(chronoDay.getUTCFullYear(), chronoDay.getUTCMonth() + 1, 1) : pickYear(referenceDay, utcDay(referenceDay.getUTCFullYear(), components.get('month') ?? 1, 1), tense, 'month');
+    bare = `${monthNames[day.getUTCMonth()]} ${day.getUTCFullYear()}`;
+    own = 'in';
+  } else if (components.isCertain('year')) {
+    day = utcDay(components.get('year') ?? referenceDay.getUTCFullYear(), 1, 1);
+    bare = String(day.getUTCFullYear());
+    own = 'in';
+  } else {
+    return null;
+  }
+
+  // A possessive ("last year's trip") or a subject ("Yesterday was crazy") takes the date bare.
+  const possessive =
+    /^['’]s\b/.test(sentence.slice(end)) ||
+    (preposition === null &&
+      /(?:^|[,.;:!?])\s*$/.test(sentence.slice(0, start)) &&
+      /^\s+(?:was|is|were|will|has|had|seems|seemed|felt|feels)\b/i.test(sentence.slice(end)));
+  let text: string;
+  let editStart: number;
+  if (preposition !== null && ownPrepositions.has(preposition)) {
+    editStart = inner !== null ? result.index : prepositionStart;
+    text = own === null || possessive ? bare : `${own} ${bare}`;
+  } else {
+    editStart = start;
+    text = own === null || possessive || preposition !== null ? bare : `${own} ${bare}`;
+  }
+  if (editStart === 0) text = text[0].toUpperCase() + text.slice(1);
+  return { day, edit: { start: editStart, end, text } };
+}
+
+/** A bare weekday points to the nearest one in the sentence's direction; "last"/"next"/"this" are chrono's. */
+function pickWeekday(referenceDay: Date, weekday: number, lower: string, chronoDay: Date, tense: Tense): Date {
+  if (/\b(?:last|past|previous|next|coming|this)\b/.test(lower)) return chronoDay;
+  const current = referenceDay.getUTCDay();
+  if (tense === 'past') return addDays(referenceDay, -((current - weekday + 7) % 7));
+  const ahead = (weekday - current + 7) % 7;
+  return addDays(referenceDay, ahead === 0 ? 7 : ahead);
+}
+
+/** A day or month without a year is the nearest one in the sentence's direction. */
+function pickYear(referenceDay: Date, candidate: Date, tense: Tense, unit: 'day' | 'month'): Date {
+  const reference = unit === 'day' ? referenceDay : utcDay(referenceDay.getUTCFullYear(), referenceDay.getUTCMonth() + 1, 1);
+  const year = candidate.getUTCFullYear();
+  const month = candidate.getUTCMonth() + 1;
+  const dayOfMonth = candidate.getUTCDate();
+  if (tense === 'past' && candidate > reference) return utcDay(year - 1, month, dayOfMonth);
+  if (tense !== 'past' && candidate < reference) return utcDay(year + 1, month, dayOfMonth);
+  return candidate;
+}
+
+export function formatDay(day: Date, withWeekday: boolean): string {
+  const text = `${day.getUTCDate()} ${monthNames[day.getUTCMonth()]} ${day.getUTCFullYear()}`;
+  return withWeekday ? `${weekdayNames[day.getUTCDay()]} ${text}` : text;
+}
+
+export function startOfDay(time: Date): Date {
+  return utcDay(time.getUTCFullYear(), time.getUTCMonth() + 1, time.getUTCDate());
+}
+
+function utcDay(year: number, month: number, day: number): Date {
+  return new Date(Date.UTC(year, month - 1, day));
+}
+
+function addDays(day: Date, count: number): Date {
+  return new Date(day.getTime() + count * dayInMilliseconds);
+}

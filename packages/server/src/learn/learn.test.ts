@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { factFingerprint, learnFromMessages, learnFromText, readMessages } from './index.js';
+import type { LearnedFact, MessageInput } from './index.js';
+
+const at = '2026-11-22T15:00:00Z';
+const writtenAt = new Date('2026-11-25T09:00:00Z');
+/** A two-person conversation: Caroline says `text`, Melanie answers. */
+const conversation = (text: string, extra: MessageInput[] = []): LearnedFact[] =>
+  learnFromMessages(
+    readMessages([{ role: 'user', name: 'Caroline', at, content: text }, { role: 'user', name: 'Melanie', at, content: 'Nice!' }, ...extra]),
+    { writtenAt },
+  );
+const texts = (facts: LearnedFact[]): string[] => facts.map((fact) => fact.text);
+
+describe('learnFromMessages', () => {
+  it('turns the speaker’s words into facts about the speaker, with absolute dates', () => {
+    expect(conversation("I love hiking. I'm going to Paris next month! My sister is a nurse.")).toEqual([
+      {
+        text: 'Caroline loves hiking.',
+        kind: 'pref',
+        about: ['Caroline'],
+        date: '2026-11-22',
+        sentence: { text: 'I love hiking.', messageIndex: 0, start: 0, end: 14 },
+      },
+      {
+        text: 'Caroline is going to Paris in December 2026.',
+        kind: 'plan',
+        about: ['Caroline', 'Paris'],
+        date: '2026-11-22',
+        sentence: { text: "I'm going to Paris next month!", messageIndex: 0, start: 15, end: 45 },
+      },
+      {
+        text: "Caroline's sister is a nurse.",
+        kind: 'people',
+        about: ['Caroline'],
+        date: '2026-11-22',
+        sentence: { text: 'My sister is a nurse.', messageIndex: 0, start: 46, end: 67 },
+      },
+    ]);
+  });
+
+  it('makes each relative date absolute against the message time', () => {
+    const said = [
+      'I saw Jon yesterday.',
+      'I was in Rome last week.',
+      "I'm visiting Oslo in March.",
+      'I painted a mural last year.',
+      "I'm meeting Ana on Friday.",
+      'I adopted a cat two days ago.',
+      "I'll call Dr. Smith tomorrow.",
+    ];
+    expect(texts(conversation(said.join(' ')))).toEqual([
+      'Caroline saw Jon on 21 November 2026.',
+      'Caroline was in Rome in the week of 9 November 2026.',
+      'Caroline is visiting Oslo in March 2027.',
+      'Caroline painted a mural in 2025.',
+      'Caroline is meeting Ana on Friday 27 November 2026.',
+      'Caroline adopted a cat on 20 November 2026.',
+      'Caroline will call Dr. Smith on 23 November 2026.',
+    ]);
+  });
+
+  it('drops greetings, thanks, acknowledgements and questions that only ask', () => {
+    expect(conversation('Hi! Hey Mel, good to see you. Thanks! Wow, that’s great! Sounds fun. How are you? What did you do?')).toEqual([]);
+  });
+
+  it('keeps a fact hidden in a question', () => {
+    const [fact] = conversation('Have you seen my new puppy, Rex?');
+    expect(fact).toMatchObject({ text: 'Caroline has a new puppy, Rex.', about: ['Caroline', 'Rex'] });
+    expect(texts(conversation('Did I tell you I got a job at Google?'))).toEqual(['Caroline got a job at Google.']);
+    expect(texts(conversation('Is it weird that I still love Star Wars?'))).toEqual(['Is it weird that Caroline still loves Star Wars?']);
+  });
+
+  it('drops advice to the listener but keeps what a command shows of the speaker', () => {
+    expect(texts(conversation('Take a look at this. Stay positive! Check out my painting for the art show!'))).toEqual([
+      'Caroline has a painting for the art show.',
+    ]);
+  });
+
+  it('sets aside openers such as "Speaking of …," and keeps the plural verb of a shared subject', () => {
+    expect(texts(conversation('Speaking of special moments, my wife and I just left for our European vacation!'))).toEqual([
+      "Caroline's wife and Caroline just left for Caroline's European vacation.",
+    ]);
+  });
+
+  it('resolves "you" to the other of two speakers and says who said what', () => {
+    const facts = learnFromMessages(
+      readMessages([
+        { role: 'user', name: 'Caroline', at, content: 'I went to a support group.' },
+        { role: 'user', name: 'Melanie', at, content: "You'd be a great counselor! The colors blend nicely." },
+      ]),
+      { writtenAt },
+    );
+    expect(facts.map((fact) => [fact.text, fact.about, fact.sentence.messageIndex])).toEqual([
+      ['Caroline went to a support group.', ['Caroline'], 0],
+      ['Melanie said Caroline would be a great counselor.', ['Melanie', 'Caroline'], 1],
+      ['Melanie said the colors blend nicely.', ['Melanie'], 1],
+    ]);
+  });
+
+  it('learns a shared image as a fact of its own, at the marker’s offsets', () => {
+    const text = 'I went to the beach. [shares: a photo of a dog on a beach]';
+    const facts = conversation(text);
+    expect(texts(facts)).toEqual(['Caroline went to the beach.', 'Caroline shared a photo of a dog on a beach.']);
+    const caption = facts[1].sentence;
+    expect(caption).toEqual({ text: '[shares: a photo of a dog on a beach]', messageIndex: 0, start: 21, end: 58 });
+    expect(text.slice(caption.start, caption.end)).toBe(caption.text);
+  });
+
+  it('speaks for the owner in an unnamed user message, skips an unnamed assistant and reads a tool as a note', () => {
+    const facts = learnFromMessages(
+      readMessages([
+        { role: 'system', content: 'I am a helpful assistant.' },
+        { role: 'user', content: 'I live in Lisbon.' },
+        { role: 'assistant', content: 'I love Lisbon too!' },
+        { role: 'assistant', name: 'Coach', content: 'I run every morning.' },
+        { role: 'tool', content: 'I found 3 flights to Porto.' },
+      ]),
+      { writtenAt, owner: 'Ana' },
+    );
+    expect(facts.map((fact) => [fact.text, fact.sentence.messageIndex, fact.date])).toEqual([
+      ['Ana lives in Lisbon.', 1, '2026-11-25'],
+      ['Coach runs every morning.', 3, '2026-11-25'],
+      ['I found 3 flights to Porto.', 4, '2026-11-25'],
+    ]);
+  });
+
+  it('uses "The user" for an owner without a name and keeps it out of about', () => {
+    const facts = learnFromMessages(readMessages([{ role: 'user', content: 'My brother Tom moved to Berlin.' }]), { writtenAt });
+    expect(facts).toMatchObject([{ text: "The user's brother Tom moved to Berlin.", kind: 'people', about: ['Tom', 'Berlin'] }]);
+  });
+
+  it('keeps input order and no fact twice', () => {
+    const facts = learnFromMessages(
+      readMessages([
+        { role: 'user', name: 'Caroline', at, content: 'I love hiking. I love hiking!' },
+        { role: 'user', name: 'Melanie', at, content: 'I have two kids.' },
+        { role: 'user', name: 'Caroline', at, content: 'I love hiking.' },
+      ]),
+      { writtenAt },
+    );
+    expect(facts.map((fact) => [fact.text, fact.kind, fact.sentence.messageIndex])).toEqual([
+      ['Caroline loves hiking.', 'pref', 0],
+      ['Melanie has two kids.', 'people', 1],
+    ]);
+  });
+
+  it('points every sentence at its exact place in the read text', () => {
+    const content = [{ type: 'text', text: 'Hey Mel!  I ran a race last Saturday.' }, { type: 'image', url: 'x' }, { type: 'text', text: '- My dog Rex loves it 😀' }];
+    const read = readMessages([{ role: 'user', name: 'Caroline', at, content }]);
+    const facts = learnFromMessages(read, { writtenAt });
+    expect(texts(facts)).toEqual(['Caroline ran a race on Saturday 21 November 2026.', "Caroline's dog Rex loves it."]);
+    for (const fact of facts) expect(read[0].text.slice(fact.sentence.start, fact.sentence.end)).toBe(fact.sentence.text);
+    expect(facts[1].sentence.text).toBe('My dog Rex loves it 😀');
+  });
+});
+
+describe('learnFromText', () => {
+  it('learns a note as the owner’s words, with offsets into the note', () => {
+    const note = 'Dentist: Dr. Lee at Smile Dental.\n- I hate flossing\n- Call Mom on Monday';
+    const facts = learnFromText(note, { writtenAt, owner: 'Sam' });
+    expect(facts.map((fact) => [fact.text, fact.kind, fact.about, fact.date])).toEqual([
+      ['Dentist: Dr. Lee at Smile Dental.', 'detail', ['Dr. Lee', 'Smile Dental'], '2026-11-25'],
+      ['Sam hates flossing.', 'pref', ['Sam'], '2026-11-25'],
+      ['Call Mom on Monday 30 November 2026.', 'plan', [], '2026-11-25'],
+    ]);
+    for (const fact of facts) {
+      expect(fact.sentence.messageIndex).toBeNull();
+      expect(note.slice(fact.sentence.start, fact.sentence.end)).toBe(fact.sentence.text);
+    }
+  });
+
+  it('resolves dates against the time the note was written', () => {
+    expect(texts(learnFromText('I started yoga yesterday.', { writtenAt }))).toEqual(['The user started yoga on 24 November 2026.']);
+  });
+});
+
+describe('factFingerprint', () => {
+  it('is what deduplication compares', () => {
+    expect(factFingerprint('Caroline loves hiking.')).toBe(factFingerprint('caroline loves  hiking!'));
+  });
+});

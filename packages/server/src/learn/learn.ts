@@ -1,0 +1,280 @@
+import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact } from './chit-chat.js';
+import { classifyFact } from './classify.js';
+import { resolveDates, startOfDay } from './dates.js';
+import { applyEdits } from './edit.js';
+import { factFingerprint } from './fingerprint.js';
+import { addName, findNames } from './names.js';
+import { rewriteQuestion } from './questions.js';
+import { splitSentences } from './segment.js';
+import type { Segment } from './segment.js';
+import { fillDroppedSubject, nameAt, resolvePersons } from './speaker.js';
+import type { Persons } from './speaker.js';
+import { detectTense } from './tense.js';
+import { tokenize, tokensWithin } from './tokens.js';
+import type { Token } from './tokens.js';
+import type { Edit, LearnedFact, LearnOptions, ReadMessage } from './types.js';
+
+/** The label for "I" when the owner has no name. It is a role, not a name, so it is never in `about`. */
+const defaultOwner = 'The user';
+/** How an app reports an image the user shared: " [shares: a photo of a dog on a beach]". */
+const sharedImage = /\[shares?:\s*([^\]]*?)\s*\]/giu;
+
+/** How to read one passage (a note, or one message). */
+interface Passage {
+  text: string;
+  messageIndex: number | null;
+  /** Relative dates resolve against this time. */
+  reference: Date;
+  persons: Persons;
+  /** The speaker as it may appear in `about` (null for a role such as "The user"). */
+  speakerName: string | null;
+  otherName: string | null;
+  /** Write "<speaker> said …" before a sentence that does not name the speaker (conversations). */
+  attribute: boolean;
+  /** Names of the people talking, so that a name used to address someone is set aside. */
+  addressees: readonly string[];
+}
+
+/** Facts from a note/page text (the writer is the owner). */
+export function learnFromText(text: string, options: LearnOptions): LearnedFact[] {
+  const owner = ownerLabel(options);
+  const facts: LearnedFact[] = [];
+  learnPassage(
+    {
+      text,
+      messageIndex: null,
+      reference: options.writtenAt,
+      persons: { self: owner, other: null },
+      speakerName: owner === defaultOwner ? null : owner,
+      otherName: null,
+      attribute: false,
+      addressees: [],
+    },
+    facts,
+  );
+  return deduplicate(facts);
+}
+
+/**
+ * Facts from a conversation. A named speaker's words become facts about that speaker; a user
+ * message without a name speaks for the owner; an assistant message without a name is the
+ * model's own talk and is skipped; a tool message is read as a note (no one is "I").
+ */
+export function learnFromMessages(messages: ReadMessage[], options: LearnOptions): LearnedFact[] {
+  const owner = ownerLabel(options);
+  const named: string[] = [];
+  for (const message of messages) {
+    if (message.role !== 'tool' && message.name !== null && !named.includes(message.name)) named.push(message.name);
+  }
+  const facts: LearnedFact[] = [];
+  for (const message of messages) {
+    if (message.text.trim() === '') continue;
+    const reference = message.at ?? options.writtenAt;
+    if (message.role === 'tool') {
+      learnPassage(
+        { text: message.text, messageIndex: message.index, reference, persons: { self: null, other: null }, speakerName: null, otherName: null, attribute: false, addressees: named },
+        facts,
+      );
+      continue;
+    }
+    if (message.role === 'assistant' && message.name === null) continue;
+    const speaker = message.name ?? owner;
+    // "you" is one person only when exactly two named people talk.
+    const other = message.name !== null && named.length === 2 ? (named.find((name) => name !== message.name) ?? null) : null;
+    learnPassage(
+      {
+        text: message.text,
+        messageIndex: message.index,
+        reference,
+        persons: { self: speaker, other },
+        speakerName: speaker === defaultOwner && message.name === null ? null : speaker,
+        otherName: other,
+        attribute: true,
+        addressees: named,
+      },
+      facts,
+    );
+  }
+  return deduplicate(facts);
+}
+
+function ownerLabel(options: LearnOptions): string {
+  const owner = options.owner?.trim();
+  return owner === undefined || owner === '' ? defaultOwner : owner;
+}
+
+function learnPassage(passage: Passage, facts: LearnedFact[]): void {
+  const date = isoDay(passage.reference);
+  const found: LearnedFact[] = [];
+  // Shared images become facts of their own; their markers are blanked (same length, so
+  // offsets hold) before the text is cut into sentences.
+  let text = passage.text;
+  if (passage.persons.self !== null && text.includes('[')) {
+    for (const match of passage.text.matchAll(sharedImage)) {
+      const caption = match[1].replace(/[.\s]+$/u, '');
+      text = text.slice(0, match.index) + ' '.repeat(match[0].length) + text.slice(match.index + match[0].length);
+      if (caption === '') continue;
+      const about: string[] = [];
+      if (passage.speakerName !== null) addName(about, passage.speakerName);
+      const factText = finish(`${nameAt(passage.persons.self, true)} shared ${caption}`, false);
+      found.push({
+        text: factText,
+        kind: classifyFact(factText),
+        about,
+        date,
+        sentence: { text: match[0], messageIndex: passage.messageIndex, start: match.index, end: match.index + match[0].length },
+      });
+    }
+  }
+  const segments = splitSentences(text);
+  if (segments.length > 0) {
+    const tokens = tokenize(text);
+    for (const segment of segments) {
+      const fact = learnSentence(passage, text, tokens, segment, date);
+      if (fact !== null) found.push(fact);
+    }
+  }
+  found.sort((a, b) => a.sentence.start - b.sentence.start);
+  facts.push(...found);
+}
+
+function learnSentence(passage: Passage, text: string, tokens: readonly Token[], segment: Segment, date: string): LearnedFact | null {
+  const sentence = segment.text;
+  const framed = findContent(sentence, passage.addressees, { reactions: false });
+  const question = isQuestion(sentence);
+  if (question ? !questionCarriesFact(sentence.slice(framed.start, framed.end)) : isChitChat(sentence.slice(framed.start, framed.end))) return null;
+  const content = findContent(sentence, passage.addressees);
+  const contentText = sentence.slice(content.start, content.end);
+  if (!question && isChitChat(contentText)) return null;
+
+  // Tokens by their start within the sentence, for the steps that work on the sentence's text.
+  const byStart = new Map<number, Token>();
+  for (const token of tokensWithin(tokens, segment.start, segment.end)) {
+    const start = token.start - segment.start;
+    if (token.text !== '' && !byStart.has(start)) byStart.set(start, token);
+  }
+  const tokenAt = (start: number): Token | undefined => byStart.get(start);
+  const contentTokens = tokensWithin(tokens, segment.start + content.start, segment.start + content.end);
+  const tense = detectTense(contentText, contentTokens);
+
+  const edits: Edit[] = [];
+  const dates = resolveDates(sentence, passage.reference, tense);
+  edits.push(...dates.edits);
+  const resolved = resolvePersons(sentence, passage.persons, { tokenAt, past: tense === 'past', surroundings: text });
+  edits.push(...resolved.edits);
+  let selfNamed = resolved.self;
+  let command = false;
+  if (passage.persons.self !== null && !question) {
+    const filled = fillDroppedSubject(sentence, content.start, content.end, passage.persons.self, { tokenAt, past: tense === 'past' });
+    if (filled !== null) {
+      // The filled-in subject goes first so that it wins over any edit of the same word.
+      edits.unshift(...filled);
+      selfNamed = true;
+    } else {
+      command = passage.attribute && isCommand(contentTokens);
+    }
+  }
+
+  let factText: string | null = null;
+  let keepQuestion = question;
+  if ((question || command) && passage.persons.self !== null) {
+    // "Have you seen my puppy?" and "Check out my painting!" both show what the speaker has.
+    const rewrite = rewriteQuestion(contentText);
+    if (rewrite !== null) {
+      const part = within(sentence, edits, content.start + rewrite.start, content.start + rewrite.end);
+      factText = rewrite.type === 'has' ? `${nameAt(passage.persons.self, true)} has ${rewrite.article === '' ? '' : `${rewrite.article} `}${part}` : part;
+      keepQuestion = false;
+      selfNamed = true;
+    }
+  }
+  // "Take a look at this", "Stay positive": in a conversation, advice to the listener is not a fact.
+  if (factText === null && command) return null;
+  factText ??= within(sentence, edits, content.start, content.end);
+  if (passage.attribute && !selfNamed && passage.persons.self !== null) {
+    const unchangedStart = factText.startsWith(contentText.split(/\s/)[0] ?? '');
+    factText = `${nameAt(passage.persons.self, true)} said ${unchangedStart ? lowerFirst(factText, tokenAt(content.start)) : factText}`;
+    selfNamed = true;
+  }
+  factText = finish(factText, keepQuestion);
+  if (normaliseForMatching(factText).length === 0) return null;
+
+  const about: string[] = [];
+  if (selfNamed && passage.speakerName !== null) addName(about, passage.speakerName);
+  if (resolved.other && passage.otherName !== null) addName(about, passage.otherName);
+  for (const name of findNames(text, contentTokens, segment.start + content.start)) addName(about, name);
+  // A rewrite may leave out part of the sentence; `about` names only what the fact mentions.
+  const lowerText = factText.toLowerCase();
+  const mentioned = about.filter((name) => lowerText.includes(name.toLowerCase()));
+
+  const referenceDay = startOfDay(passage.reference);
+  const future = tense !== 'past' && dates.days.some((day) => day > referenceDay);
+  return {
+    text: factText,
+    kind: classifyFact(factText, { future }),
+    about: mentioned,
+    date,
+    sentence: { text: sentence, messageIndex: passage.messageIndex, start: segment.start, end: segment.end },
+  };
+}
+
+/** Whether a sentence opens with a bare verb, as commands do ("Keep going", "Check it out"). */
+function isCommand(tokens: readonly Token[]): boolean {
+  const first = tokens.find((token) => token.text !== '');
+  if (first === undefined || first.normal === "let's" || first.normal === 'lets') return false;
+  const tags = first.tags;
+  return tags.has('Verb') && tags.has('Infinitive') && !tags.has('PastTense') && !tags.has('Gerund') && !tags.has('Auxiliary') && !tags.has('Modal');
+}
+
+/** The text of sentence[start, end) with the edits that fall inside it applied. */
+function within(sentence: string, edits: readonly Edit[], start: number, end: number): string {
+  const inside = edits
+    .filter((edit) => edit.start >= start && edit.end <= end)
+    .map((edit) => ({ start: edit.start - start, end: edit.end - start, text: edit.text }));
+  return applyEdits(sentence.slice(start, end), inside);
+}
+
+/** Lower-cases the first letter after "said", unless it opens a name or an acronym. */
+function lowerFirst(text: string, firstToken: Token | undefined): string {
+  const firstWord = /^\S+/.exec(text)?.[0] ?? '';
+  const keep =
+    /^\p{Lu}{2,}/u.test(firstWord) ||
+    (firstToken !== undefined && ['ProperNoun', 'Person', 'Place', 'Organization'].some((tag) => firstToken.tags.has(tag))) ||
+    /^I\b/.test(firstWord);
+  return keep ? text : text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * Final wording: slang spelt out, spaces tidied, emoji and exclamation marks dropped, a
+ * capital at the start and a full stop (or a question mark for a question kept) at the end.
+ */
+function finish(text: string, question: boolean): string {
+  let result = text
+    .replace(/\bgonna\b/gi, 'going to')
+    .replace(/\bwanna\b/gi, 'want to')
+    .replace(/\bgotta\b/gi, 'have to')
+    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]+/gu, ' ')
+    .replace(/(?:^|\s)(?:[:;=]-?[)(DPp3\]/]|<3+|xD+)(?=\s|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/\s+([,.!?;:])/g, '$1')
+    .trim()
+    .replace(/[\s,;:–—-]+$/u, '');
+  result = result.replace(/[.!?…]+(["'’”)\]]*)$/u, '$1');
+  const closing = /["'’”)\]]*$/u.exec(result)?.[0] ?? '';
+  const body = result.slice(0, result.length - closing.length).replace(/[\s,;:]+$/u, '');
+  result = `${body}${question ? '?' : '.'}${closing}`;
+  return result.charAt(0).toUpperCase() + result.slice(1);
+}
+
+function deduplicate(facts: LearnedFact[]): LearnedFact[] {
+  const seen = new Set<string>();
+  return facts.filter((fact) => {
+    const fingerprint = factFingerprint(fact.text);
+    if (seen.has(fingerprint)) return false;
+    seen.add(fingerprint);
+    return true;
+  });
+}
+
+function isoDay(time: Date): string {
+  return time.toISOString().slice(0, 10);
+}

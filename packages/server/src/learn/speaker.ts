@@ -1,0 +1,392 @@
+import { thirdPerson } from './conjugate.js';
+import type { Token } from './tokens.js';
+import type { Edit } from './types.js';
+
+/** Who "I" and "you" are in one sentence; null leaves that person as written. */
+export interface Persons {
+  /** The speaker or writer: "I", "me", "my", "we", "our"… */
+  self: string | null;
+  /** The one other speaker of a two-person conversation: "you", "your"… */
+  other: string | null;
+}
+
+export interface SpeakerContext {
+  /** compromise's token starting at a position of the sentence, if any. */
+  tokenAt: (start: number) => Token | undefined;
+  /** Whether the sentence is in the past tense (some verbs look the same in both). */
+  past: boolean;
+  /** The whole message or note, which tells who "we" are when the sentence does not. */
+  surroundings?: string;
+}
+
+export interface ResolvedPersons {
+  edits: Edit[];
+  /** Whether the speaker was named in place of a first-person word. */
+  self: boolean;
+  /** Whether the other speaker was named in place of a second-person word. */
+  other: boolean;
+}
+
+export interface Word {
+  start: number;
+  end: number;
+  text: string;
+  /** Lower case, with typographic apostrophes made straight. */
+  lower: string;
+  /** What separates it from the word before (from the sentence start for the first word). */
+  gapBefore: string;
+}
+
+/** Auxiliaries that come before the subject in a question ("Have I…", "Do you…"). */
+const invertedAuxiliaries = new Set(['am', 'are', 'have', 'do', 'were', "don't", "haven't", "aren't", "weren't"]);
+const questionOpeners = new Set(['what', 'how', 'why', 'where', 'when', 'who', 'which', 'whom', 'so', 'and', 'but', 'or', 'then', 'well']);
+/** Auxiliaries and modals before the subject of a question that need no change ("Did you…", "Can I…"). */
+const otherAuxiliaries = new Set([
+  'did', "didn't", 'can', "can't", 'could', "couldn't", 'will', "won't", 'would', "wouldn't", 'should', "shouldn't",
+  'was', "wasn't", 'had', "hadn't", 'shall', 'may', 'might', 'must', 'is', "isn't", 'has', "hasn't", 'does', "doesn't",
+]);
+/**
+ * Words after which "you" starts a clause (so its verb takes the third person: "I think you
+ * are right" -> "… Melanie is right"). After any other word "you" is an object ("told you").
+ */
+const clauseOpeners = new Set([
+  'and', 'but', 'or', 'so', 'because', 'cause', 'cuz', 'since', 'if', 'when', 'whenever', 'while', 'that', 'though',
+  'although', 'unless', 'until', 'once', 'as', 'where', 'what', 'how', 'why', 'who', 'which', 'hope', 'think', 'thought',
+  'know', 'knew', 'guess', 'bet', 'believe', 'feel', 'felt', 'said', 'say', 'mean', 'wish', 'sure', 'glad', 'maybe',
+  'perhaps', 'then', 'now', 'also', 'really', 'just', 'seems', 'heard', 'hear', 'see', 'saw', 'remember', 'realize',
+  'realise', 'realized', 'realised', 'proud', 'happy', 'amazing', 'great', 'cool', 'awesome', 'love', 'like',
+]);
+/** Adverbs that may sit between a subject and its verb ("I really love…"). */
+const adverbs = new Set([
+  'really', 'also', 'just', 'always', 'never', 'still', 'actually', 'definitely', 'totally', 'usually', 'often',
+  'sometimes', 'recently', 'finally', 'even', 'already', 'truly', 'absolutely', 'honestly', 'probably', 'mostly',
+  'only', 'so', 'kinda', 'literally', 'seriously', 'genuinely', 'personally', 'hardly', 'ever', 'rarely', 'seldom',
+  'constantly', 'generally', 'normally', 'mainly', 'currently', 'now', 'sort', 'kind', 'of', 'too', 'all', 'both',
+  'not', 'deeply', 'greatly', 'especially', 'certainly', 'simply', 'occasionally', 'regularly',
+]);
+/** "you" used as a filler or for several people: never one person. */
+const leaveYouBefore = new Set(['guys', 'all', 'two', 'both', 'people', 'folks', 'lot', 'too']);
+const leaveYouAfter = new Set(['thank', 'see', 'bless', 'miss', 'missed', 'love']);
+/** Words that make "we" the speaker's family, or the speaker's team, rather than friends. */
+const familyWords =
+  /\b(?:family|kids|children|child|sons?|daughters?|husband|wife|partner|spouse|mom|mum|mother|dad|father|parents|brothers?|sisters?|siblings|baby|babies|grandma|grandpa|grandparents|aunt|uncle|cousins?|hubby)\b/i;
+/** Phrases that make "we" the two people talking ("since we last chatted"). */
+const talkingTogether =
+  /\b(?:since|when|(?:the )?last time|after)\s+we\s+(?:last\s+)?(?:chat|chatted|talked|spoke|caught up|met|hung out|texted)\b/i;
+const workWords = /\b(?:team|colleagues|co-?workers|office|company|boss|work|project|meeting|clients?)\b/i;
+
+/**
+ * Names the people behind "I" and "you" in a sentence and puts the verb that follows in the
+ * third person: "I love hiking" -> "Caroline loves hiking", "My sister…" -> "Caroline's sister…",
+ * "Have you seen…" -> "Has Melanie seen…".
+ *
+ * "we", "us" and "our" have no single name. The rule, chosen to read clearly:
+ * - "our" and "ours" become the speaker's possessive ("our dog" -> "Caroline's dog");
+ * - "we" and "us" become "<speaker> and <other>" when the sentence is about the last time
+ *   the two of them talked ("since we last chatted"); else "<speaker>'s family" when the sentence
+ *   (or failing that, the message) speaks of family, "<speaker>'s team" when it speaks of
+ *   work, else "<speaker> and friends". Verbs stay plural.
+ * "myself", "yourself" and "ourselves" become "themselves" (no gender is assumed).
+ */
+export function resolvePersons(sentence: string, persons: Persons, context: SpeakerContext): ResolvedPersons {
+  const edits: Edit[] = [];
+  let selfNamed = false;
+  let otherNamed = false;
+  if (persons.self === null && persons.other === null) return { edits, self: false, other: false };
+  const words = splitWords(sentence);
+  const handled = new Set<number>();
+
+  const subjectName = (label: string, at: number): string => nameAt(label, at === 0);
+  const possessiveName = (label: string, at: number): string => possessive(nameAt(label, at === 0));
+  const together = talkingTogether.exec(sentence);
+  const togetherAt = together === null ? -1 : together.index + together[0].search(/\bwe\b/i);
+  const groupName = (label: string, at: number): string => {
+    const surroundings = context.surroundings ?? sentence;
+    const name =
+      persons.other !== null && at === togetherAt
+        ? `${label} and ${persons.other}`
+        : familyWords.test(sentence) || (!workWords.test(sentence) && familyWords.test(surroundings))
+          ? `${possessive(label)} family`
+          : workWords.test(sentence) || workWords.test(surroundings)
+            ? `${possessive(label)} team`
+            : `${label} and friends`;
+    return nameAt(name, at === 0);
+  };
+  /** Puts the verb after a subject in the third person, past any adverbs in between. */
+  const conjugateAfter = (index: number): void => {
+    let next = index + 1;
+    while (next < words.length && next <= index + 3 && adverbs.has(words[next].lower) && adjacent(words, next)) next++;
+    if (next >= words.length || !adjacent(words, next)) return;
+    const verb = words[next];
+    const replacement = thirdPerson(verb.text, { tags: context.tokenAt(verb.start)?.tags, past: context.past });
+    if (replacement !== null) {
+      edits.push({ start: verb.start, end: verb.end, text: replacement });
+      handled.add(next);
+    }
+  };
+  const nextIsPastParticiple = (index: number): boolean => {
+    let next = index + 1;
+    while (next < words.length && adverbs.has(words[next].lower)) next++;
+    const tags = next < words.length ? context.tokenAt(words[next].start)?.tags : undefined;
+    return tags !== undefined && (tags.has('Participle') || (tags.has('PastTense') && !tags.has('Infinitive')));
+  };
+  /** "Have I…" -> "Has Caroline…": the auxiliary takes the third person, the main verb stays. */
+  const invertBefore = (index: number): boolean => {
+    if (index === 0 || !adjacent(words, index)) return false;
+    const previous = words[index - 1];
+    // Only an auxiliary that opens a clause asks a question ("Have you…", "What do you…"),
+    // not one inside it ("lucky to have you").
+    const opensClause = index === 1 || !adjacent(words, index - 1) || questionOpeners.has(words[index - 2].lower);
+    if (!opensClause) return false;
+    if (otherAuxiliaries.has(previous.lower)) return true;
+    if (!invertedAuxiliaries.has(previous.lower)) return false;
+    if (handled.has(index - 1)) return true;
+    const replacement = thirdPerson(previous.text);
+    if (replacement !== null) edits.push({ start: previous.start, end: previous.end, text: replacement });
+    return true;
+  };
+
+  /**
+   * "My husband and I love…": a subject shared with someone else keeps the plural verb. It is
+   * shared when "and"/"or" joins it to words that hold no verb since the clause began.
+   */
+  const sharesSubject = (index: number): boolean => {
+    if (index < 2 || !adjacent(words, index)) return false;
+    const joiner = words[index - 1].lower;
+    if (joiner !== 'and' && joiner !== 'or') return false;
+    if (!adjacent(words, index - 1)) return false;
+    for (let before = index - 2; before >= 0; before--) {
+      if (context.tokenAt(words[before].start)?.tags.has('Verb') === true) return false;
+      if (!adjacent(words, before)) return true;
+    }
+    return true;
+  };
+
+  words.forEach((word, index) => {
+    if (handled.has(index)) return;
+    const self = persons.self;
+    const other = persons.other;
+    const lower = word.lower;
+    const replace = (text: string): void => {
+      edits.push({ start: word.start, end: word.end, text });
+    };
+    if (self !== null) {
+      switch (lower) {
+        case 'i': {
+          selfNamed = true;
+          replace(subjectName(self, word.start));
+          if (invertBefore(index)) return;
+          if (!sharesSubject(index)) conjugateAfter(index);
+          return;
+        }
+        case "i'm":
+          selfNamed = true;
+          return replace(`${subjectName(self, word.start)} is`);
+        case "i've":
+          selfNamed = true;
+          return replace(`${subjectName(self, word.start)} has`);
+        case "i'll":
+          selfNamed = true;
+          return replace(`${subjectName(self, word.start)} will`);
+        case "i'd":
+          selfNamed = true;
+          return replace(`${subjectName(self, word.start)} ${nextIsPastParticiple(index) ? 'had' : 'would'}`);
+        case 'me':
+          // "me-time" is a thing, not the speaker.
+          if (sentence[word.end] === '-') return;
+          selfNamed = true;
+          return replace(subjectName(self, word.start));
+        case 'my':
+        case 'mine':
+        case 'our':
+        case 'ours':
+          selfNamed = true;
+          return replace(possessiveName(self, word.start));
+        case 'myself':
+        case 'ourselves':
+          selfNamed = true;
+          return replace('themselves');
+        case 'we':
+        case 'us':
+          // "US" in capitals is the country.
+          if (word.text === 'US') return;
+          selfNamed = true;
+          return replace(groupName(self, word.start));
+        case "we're":
+          selfNamed = true;
+          return replace(`${groupName(self, word.start)} are`);
+        case "we've":
+          selfNamed = true;
+          return replace(`${groupName(self, word.start)} have`);
+        case "we'll":
+          selfNamed = true;
+          return replace(`${groupName(self, word.start)} will`);
+        case "we'd":
+          selfNamed = true;
+          return replace(`${groupName(self, word.start)} ${nextIsPastParticiple(index) ? 'had' : 'would'}`);
+      }
+    }
+    if (other !== null) {
+      switch (lower) {
+        case 'you': {
+          const next = words[index + 1];
+          const previous = index > 0 && adjacent(words, index) ? words[index - 1] : null;
+          if (next !== undefined && adjacent(words, index + 1) && leaveYouBefore.has(next.lower)) return;
+          if (previous !== null && leaveYouAfter.has(previous.lower)) return;
+          // "you know" and "you see" as fillers, before a pause or at the end.
+          if (next !== undefined && (next.lower === 'know' || next.lower === 'see') && /^\s*(?:[,.!?…]|$)/.test(sentence.slice(next.end))) return;
+          otherNamed = true;
+          replace(subjectName(other, word.start));
+          if (invertBefore(index)) return;
+          // After a preposition or a verb "you" is an object ("for you", "told you"); after a
+          // noun it opens a clause ("the people you work with").
+          const previousTags = previous === null ? undefined : context.tokenAt(previous.start)?.tags;
+          const isObject =
+            previous !== null &&
+            !clauseOpeners.has(previous.lower) &&
+            (previousTags === undefined || previousTags.has('Preposition') || previousTags.has('Verb') || previousTags.has('Conjunction'));
+          if (!isObject) conjugateAfter(index);
+          return;
+        }
+        case "you're":
+          otherNamed = true;
+          return replace(`${subjectName(other, word.start)} is`);
+        case "you've":
+          otherNamed = true;
+          return replace(`${subjectName(other, word.start)} has`);
+        case "you'll":
+          otherNamed = true;
+          return replace(`${subjectName(other, word.start)} will`);
+        case "you'd":
+          otherNamed = true;
+          return replace(`${subjectName(other, word.start)} ${nextIsPastParticiple(index) ? 'had' : 'would'}`);
+        case 'your':
+        case 'yours':
+          otherNamed = true;
+          return replace(possessiveName(other, word.start));
+        case 'yourself':
+          otherNamed = true;
+          return replace('themselves');
+      }
+    }
+  });
+  return { edits, self: selfNamed, other: otherNamed };
+}
+
+/** "Caroline" -> "Caroline's", "James" -> "James's". */
+export function possessive(name: string): string {
+  return `${name}'s`;
+}
+
+/** A label such as "The user" reads "the user" inside a sentence; names keep their capitals. */
+export function nameAt(label: string, sentenceStart: boolean): string {
+  if (sentenceStart) return label[0].toUpperCase() + label.slice(1);
+  return /^The\s/.test(label) ? `t${label.slice(1)}` : label;
+}
+
+export function splitWords(text: string): Word[] {
+  const words: Word[] = [];
+  let previousEnd = 0;
+  for (const match of text.matchAll(/\p{L}+(?:['’]\p{L}+)*/gu)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const lower = match[0].toLowerCase().replace(/’/g, "'");
+    words.push({ start, end, text: match[0], lower, gapBefore: text.slice(previousEnd, start) });
+    previousEnd = end;
+  }
+  return words;
+}
+
+/** Whether only spaces separate a word from the one before it (no comma, dash or full stop). */
+function adjacent(words: readonly Word[], index: number): boolean {
+  return index > 0 && /^\s+$/.test(words[index].gapBefore);
+}
+
+/** Adverbs that may open a sentence whose subject was left out ("Just got back…", "Really love it"). */
+const openingAdverbs = new Set([
+  'just', 'really', 'totally', 'so', 'also', 'still', 'finally', 'recently', 'actually', 'definitely', 'absolutely',
+  'seriously', 'literally', 'truly', 'super', 'pretty', 'very', 'honestly', 'always', 'never', 'already',
+]);
+/** Verbs people say without "I" in chat ("Love that painting!"). Other base verbs open commands. */
+const droppedSubjectVerbs = new Set(['love', 'like', 'hate', 'miss', 'enjoy', 'adore', 'prefer', 'need', 'want', 'plan', 'wish', 'hope']);
+const droppedSubjectGerunds = new Set([
+  'thinking', 'planning', 'hoping', 'going', 'heading', 'trying', 'working', 'feeling', 'looking', 'getting', 'loving',
+  'enjoying', 'starting', 'taking', 'doing', 'reading', 'watching', 'learning', 'leaving', 'moving', 'flying', 'visiting',
+]);
+const droppedSubjectStates = new Set([
+  'glad', 'excited', 'thrilled', 'happy', 'proud', 'stoked', 'nervous', 'grateful', 'thankful', 'lucky', 'busy', 'tired',
+  'sad', 'scared', 'worried', 'exhausted', 'pumped', 'psyched', 'ready', 'blessed', 'swamped', 'bummed', 'curious',
+]);
+
+const clauseGerunds = new Set(['hoping', 'thinking', 'wishing', 'praying', 'guessing', 'wondering', 'figuring', 'realizing', 'realising', 'feeling', 'planning', 'trying', 'loving']);
+const subjectWords = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'that', 'this', 'which', 'who', 'there', "it's", "that's"]);
+
+/**
+ * Whether the words from `from` on hold a finite verb with no subject of its own before it:
+ * then the opening gerund phrase is that verb's subject.
+ */
+function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, context: SpeakerContext): boolean {
+  for (let index = from; index < words.length; index++) {
+    const word = words[index];
+    const tags = context.tokenAt(contentStart + word.start)?.tags;
+    const finite =
+      gerundSubjectVerbs.has(word.lower) ||
+      (tags !== undefined && tags.has('Verb') && (tags.has('Copula') || (tags.has('PresentTense') && /s$/.test(word.lower) && !tags.has('Gerund'))));
+    if (!finite) continue;
+    let before = index - 1;
+    while (before >= from && adverbs.has(words[before].lower)) before--;
+    if (before < from || !subjectWords.has(words[before].lower)) return true;
+  }
+  return false;
+}
+
+const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
+const gerundSubjectVerbs = new Set([
+  'is', 'was', 'are', 'were', 'has', 'makes', 'made', 'helps', 'helped', 'can', 'gives', 'gave', 'keeps', 'feels', 'seems',
+  'brings', 'brought', "isn't", "wasn't", 'takes', 'took', 'means',
+]);
+
+/**
+ * Chat often drops "I": "Gonna continue my edu", "Love that painting!", "Went hiking". When a
+ * sentence's content opens with such a verb, the speaker is written in as its subject. Only
+ * past tenses and a few verbs of feeling count, since other bare verbs open commands ("Take a
+ * look at this"). Returns the edits, or null when the subject is there.
+ */
+export function fillDroppedSubject(sentence: string, contentStart: number, contentEnd: number, label: string, context: SpeakerContext): Edit[] | null {
+  const words = splitWords(sentence.slice(contentStart, contentEnd));
+  if (words.length < 2 || !/^["'“‘(]*$/u.test(words[0].gapBefore)) return null;
+  const first = words[0];
+  const at = (word: Word): { start: number; end: number } => ({ start: contentStart + word.start, end: contentStart + word.end });
+  const name = nameAt(label, contentStart + first.start === 0);
+  const lowerFirst = first.text[0].toLowerCase() + first.text.slice(1);
+  const fixed: Record<string, string> = { gonna: 'is going to', wanna: 'wants to', gotta: 'has to', been: 'has been' };
+  // "Been thinking…" drops "I've"; "Been quite a ride" drops "it's".
+  const fits = first.lower !== 'been' || /ing$/.test(words[1].lower);
+  if (first.lower in fixed && fits) return [{ ...at(first), text: `${name} ${fixed[first.lower]}` }];
+  if (first.lower === 'been') return null;
+  let index = 0;
+  while (index < words.length - 1 && index < 2 && openingAdverbs.has(words[index].lower)) index++;
+  const verb = words[index];
+  const tags = context.tokenAt(contentStart + verb.start)?.tags;
+  if (tags?.has('ProperNoun') === true && index === 0) return null;
+  // "Made me think…", "Taking in kids - you're so kind": the missing subject is someone else.
+  if (words[index + 1]?.lower === 'me' || words.some((word) => secondPersonWords.has(word.lower))) return null;
+  if (droppedSubjectStates.has(verb.lower)) return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
+  if (droppedSubjectGerunds.has(verb.lower) || tags?.has('Gerund') === true) {
+    // "Taking care of ourselves is vital": a gerund followed by a verb of its own is the
+    // subject. Gerunds that take a clause ("Hoping my screenplay gets noticed") are not.
+    if (!clauseGerunds.has(verb.lower) && hasOwnVerb(words, index + 1, contentStart, context)) return null;
+    return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
+  }
+  if (droppedSubjectVerbs.has(verb.lower)) {
+    const conjugated = thirdPerson(verb.lower) ?? verb.lower;
+    if (index === 0) return [{ ...at(first), text: `${name} ${conjugated}` }];
+    return [
+      { ...at(first), text: `${name} ${lowerFirst}` },
+      { ...at(verb), text: conjugated },
+    ];
+  }
+  const past = tags !== undefined && tags.has('PastTense') && !tags.has('Adjective') && !tags.has('Participle');
+  if (past) return [{ ...at(first), text: `${name} ${lowerFirst}` }];
+  return null;
+}

@@ -1,0 +1,15 @@
+import type { Tense } from './dates.js';
+import type { Token } from './tokens.js';
+
+const futureMarkers =
+  /\b(?:will|won['’]t|gonna|wanna|shall|plan(?:ning|s)? to|about to|tomorrow|next|upcoming|soon|(?:am|is|are)\s+(?:\w+ly\s+)?going to)\b|(?:I|you|we|they|he|she)['’](?:ll|m going to|re going to)\b/i;
+
+/**
+ * The tense of a sentence, which decides where a bare "Friday" or "in March" points: future
+ * markers win, then any past-tense verb compromise found, else the present.
+ */
+export function detectTense(text: string, tokens: readonly Token[]): Tense {
+  if (futureMarkers.test(text)) return 'future';
+  const past = tokens.some((token) => token.tags.has('PastTense') && token.tags.has('Verb') && !token.tags.has('Adjective'));
+  return past ? 'past' : 'present';
+}

@@ -1,0 +1,46 @@
+/** The four kinds a memory can have (SPEC.md: people, plan, pref, detail). */
+export type MemoryKind = 'people' | 'plan' | 'pref' | 'detail';
+
+/** One message as the API receives it (content may be a string, an array of blocks {type:'text', text} / {type:'image',...}, or parts {type:'text', text}). */
+export interface MessageInput {
+  role: string;
+  content: unknown;
+  name?: string | null;
+  at?: string | null;
+}
+
+/** A message after reading: only text kept. */
+export interface ReadMessage {
+  index: number;
+  role: 'user' | 'assistant' | 'tool';
+  name: string | null;
+  at: Date | null;
+  text: string;
+}
+
+/** One fact learned from a source, with the sentence it came from. */
+export interface LearnedFact {
+  /** The fact in the service's own words: third person, absolute dates. */
+  text: string;
+  kind: MemoryKind;
+  /** Names of people, places, organisations and things it mentions, normalised and deduplicated. */
+  about: string[];
+  /** YYYY-MM-DD (UTC): the day it was said or written. */
+  date: string;
+  /** The sentence it came from: offsets into that message's read text (or into the note text), end exclusive. */
+  sentence: { text: string; messageIndex: number | null; start: number; end: number };
+}
+
+export interface LearnOptions {
+  /** When the source was saved; relative dates resolve against a message's `at`, else this. */
+  writtenAt: Date;
+  /** Name to use for "I" in notes and in user messages that have no `name`; default "The user". */
+  owner?: string | null;
+}
+
+/** A replacement of text[start, end) by `text`, in the coordinates of the string it edits. */
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}

@@ -1,0 +1,27 @@
+/** Words that carry no meaning for recall, beyond Postgres's own English stop words. */
+const QUESTION_WORDS = new Set([
+  'what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how', 'did', 'does', 'do', 'is', 'are', 'was',
+  'were', 'the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'or', 'me', 'tell', 'about', 'know', 'you', 'your',
+  'has', 'have', 'had', 'can', 'could', 'would', 'should', 'will', 'with', 'at', 'by', 'from', 'it', 'its', 'that',
+  'this', 'there', 'any', 'some', 'kind', 'kinds', 'type', 'types', 's',
+]);
+
+/** The meaningful words of a question, lower-cased, in order, without repeats. */
+export function queryTerms(question: string): string[] {
+  const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((word) => !QUESTION_WORDS.has(word) && word.length <= 60))];
+}
+
+/** A Postgres tsquery text that matches memories sharing any term with the question. */
+export function toTsquery(terms: string[]): string {
+  // Terms hold only letters and digits, so quoting them is enough to keep to_tsquery's syntax out.
+  return terms.map((term) => `'${term}'`).join(' | ');
+}
+
+/** Capitalised words of the question: names the asker expects the memory to be about. */
+export function questionNames(question: string): string[] {
+  const names = question.match(/\b\p{Lu}[\p{L}'’-]+/gu) ?? [];
+  return [...new Set(names.map((name) => name.replace(/['’]s$/u, '').toLowerCase()))].filter(
+    (name) => !QUESTION_WORDS.has(name),
+  );
+}

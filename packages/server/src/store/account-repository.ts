@@ -1,0 +1,111 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
+import { KEY_PREFIX, KEY_STARTS_WITH_CHARS } from '@engram/protocol';
+import type { Db } from './database.js';
+import { newKeySecret } from './ids.js';
+
+/** A key as the auth layer sees it. */
+export interface KeyRecord {
+  id: number;
+  accountId: number;
+  /** null for a key that reaches the whole account. */
+  space: string | null;
+  rpm: number | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Only a hash of a key is kept; SHA-256 suffices because keys are long random strings. */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Compares two key hashes in constant time. */
+export function sameHash(left: string, right: string): boolean {
+  const a = Buffer.from(left, 'hex');
+  const b = Buffer.from(right, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Finds the key whose text hashes to `hash`, if any (revoked and expired keys included: callers judge). */
+export async function findKeyByHash(db: Db, hash: string): Promise<KeyRecord | null> {
+  const { rows } = await sql<any>`
+    select id, account_id, space, rpm, expires_at, revoked_at from api_keys where hash = ${hash}`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    space: row.space,
+    rpm: row.rpm,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+/** Records that a key was used, at most twice a minute per key to spare writes. */
+export async function touchKey(db: Db, keyId: number): Promise<void> {
+  await sql`
+    update api_keys set last_used_at = now()
+    where id = ${keyId} and (last_used_at is null or last_used_at < now() - interval '30 seconds')`.execute(db);
+}
+
+/** Makes an account. New accounts start on free with the 14-day Pro trial. */
+export async function createAccount(db: Db, name: string): Promise<{ id: number; name: string }> {
+  const { rows } = await sql<any>`
+    insert into accounts (name, trial_ends_at) values (${name}, now() + interval '14 days')
+    returning id, name`.execute(db);
+  await sql`insert into spaces (account_id, name) values (${rows[0].id}, '') on conflict do nothing`.execute(db);
+  return rows[0];
+}
+
+/** Lists accounts, oldest first. */
+export async function listAccounts(db: Db): Promise<{ id: number; name: string; plan: string; created_at: Date }[]> {
+  const { rows } = await sql<any>`select id, name, plan, created_at from accounts order by id`.execute(db);
+  return rows;
+}
+
+/** Stores an account key (its hash) and returns its id. `key` defaults to a new random key. */
+export async function createAccountKey(
+  db: Db,
+  accountId: number,
+  options: { key?: string; name?: string | null } = {},
+): Promise<{ id: number; key: string }> {
+  const key = options.key ?? `${KEY_PREFIX.account}${newKeySecret()}`;
+  const { rows } = await sql<any>`
+    insert into api_keys (account_id, space, name, hash, starts_with)
+    values (${accountId}, null, ${options.name ?? null}, ${hashKey(key)}, ${key.slice(0, KEY_STARTS_WITH_CHARS)})
+    returning id`.execute(db);
+  return { id: rows[0].id, key };
+}
+
+/** Lists an account's own keys (not the limited ones). */
+export async function listAccountKeys(db: Db, accountId: number) {
+  const { rows } = await sql<any>`
+    select id, name, starts_with, created_at, last_used_at, revoked_at from api_keys
+    where account_id = ${accountId} and space is null order by id`.execute(db);
+  return rows as { id: number; name: string | null; starts_with: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }[];
+}
+
+/** Revokes an account key; false when the account has no such key. */
+export async function revokeAccountKey(db: Db, accountId: number, keyId: number): Promise<boolean> {
+  const { rows } = await sql`
+    update api_keys set revoked_at = coalesce(revoked_at, now())
+    where id = ${keyId} and account_id = ${accountId} and space is null returning id`.execute(db);
+  return rows.length > 0;
+}
+
+/**
+ * On first start, when no account exists, makes the owner account and its key.
+ * Returns the key text when one was made (so it can be printed once), else null.
+ */
+export async function bootstrapOwner(db: Db, bootstrapKey: string | null): Promise<{ key: string; generated: boolean } | null> {
+  return db.transaction().execute(async (transaction) => {
+    await sql`select pg_advisory_xact_lock(727275)`.execute(transaction);
+    const { rows } = await sql`select id from accounts limit 1`.execute(transaction);
+    if (rows.length) return null;
+    const account = await createAccount(transaction, 'owner');
+    const { key } = await createAccountKey(transaction, account.id, { key: bootstrapKey ?? undefined, name: 'bootstrap' });
+    return { key, generated: bootstrapKey === null };
+  });
+}

@@ -1,0 +1,154 @@
+import { sql } from 'kysely';
+import type { Source, SourceKind, SourceStatus } from '@engram/protocol';
+import type { Db } from './database.js';
+import { newSourceId } from './ids.js';
+import type { Scope } from './scope.js';
+
+/** A source row as stored. */
+export interface SourceRow {
+  id: string;
+  account_id: number;
+  space: string;
+  kind: SourceKind;
+  title: string | null;
+  url: string | null;
+  path: string | null;
+  status: SourceStatus;
+  error: { type: string; message: string } | null;
+  body: string | null;
+  messages: unknown[] | null;
+  corrects_memory_id: number | null;
+  tokens: number;
+  written_at: Date;
+  created_at: Date;
+  learned_at: Date | null;
+  memories: number;
+}
+
+/** What a new source holds. */
+export interface NewSource {
+  kind: SourceKind;
+  title?: string | null;
+  url?: string | null;
+  path?: string | null;
+  body?: string | null;
+  messages?: unknown[] | null;
+  correctsMemoryId?: number | null;
+  tokens: number;
+}
+
+/** Opens a space on its first write. */
+export async function ensureSpace(db: Db, scope: Scope): Promise<void> {
+  await sql`insert into spaces (account_id, name) values (${scope.accountId}, ${scope.space}) on conflict do nothing`.execute(db);
+}
+
+/**
+ * Stores a source and its learning job in one transaction, so a source is never
+ * accepted without being learned later. Returns the stored source.
+ */
+export async function addSource(db: Db, scope: Scope, source: NewSource, maxAttempts: number): Promise<SourceRow> {
+  return db.transaction().execute((transaction) => insertSource(transaction, scope, source, maxAttempts));
+}
+
+/** Stores a source and its job within the caller's transaction. */
+export async function insertSource(transaction: Db, scope: Scope, source: NewSource, maxAttempts: number): Promise<SourceRow> {
+  {
+    await ensureSpace(transaction, scope);
+    const id = newSourceId();
+    await sql`
+      insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens)
+      values (${id}, ${scope.accountId}, ${scope.space}, ${source.kind}, ${source.title ?? null}, ${source.url ?? null},
+              ${source.path ?? null}, ${source.body ?? null},
+              ${source.messages ? JSON.stringify(source.messages) : null}::jsonb,
+              ${source.correctsMemoryId ?? null}, ${source.tokens})`.execute(transaction);
+    await sql`
+      insert into jobs (account_id, space, source_id, max_attempts)
+      values (${scope.accountId}, ${scope.space}, ${id}, ${maxAttempts})`.execute(transaction);
+    return (await findSource(transaction, scope, id))!;
+  }
+}
+
+const sourceColumns = sql`
+  s.id, s.account_id, s.space, s.kind, s.title, s.url, s.path, s.status, s.error, s.corrects_memory_id,
+  s.tokens, s.written_at, s.created_at, s.learned_at,
+  (select count(*)::int from memory_sources ms join memories m on m.id = ms.memory_id
+    where ms.source_id = s.id and m.status = 'current') as memories`;
+
+/** One source of the scope, without its body. */
+export async function findSource(db: Db, scope: Scope, id: string): Promise<SourceRow | null> {
+  const { rows } = await sql<SourceRow>`
+    select ${sourceColumns} from sources s
+    where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.id = ${id}`.execute(db);
+  return rows[0] ?? null;
+}
+
+/** One source with its body and messages, for learning. */
+export async function loadSourceContent(db: Db, scope: Scope, id: string): Promise<SourceRow | null> {
+  const { rows } = await sql<SourceRow>`
+    select ${sourceColumns}, s.body, s.messages from sources s
+    where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.id = ${id}`.execute(db);
+  return rows[0] ?? null;
+}
+
+/** A page of the scope's sources, newest first. */
+export async function listSources(db: Db, scope: Scope, limit: number, cursor: number): Promise<{ rows: SourceRow[]; total: number }> {
+  const { rows } = await sql<SourceRow>`
+    select ${sourceColumns} from sources s
+    where s.account_id = ${scope.accountId} and s.space = ${scope.space}
+    order by s.created_at desc, s.id desc limit ${limit} offset ${cursor}`.execute(db);
+  const count = await sql<{ total: number }>`
+    select count(*)::int as total from sources where account_id = ${scope.accountId} and space = ${scope.space}`.execute(db);
+  return { rows, total: count.rows[0]!.total };
+}
+
+/**
+ * Deletes a source and every memory it alone taught. Memories that another source
+ * also taught stay, and point at the oldest remaining one. Returns null when there
+ * is no such source, else how many memories went.
+ */
+export async function deleteSource(db: Db, scope: Scope, id: string): Promise<number | null> {
+  return db.transaction().execute(async (transaction) => {
+    const { rows } = await sql`
+      select id from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id} for update`.execute(transaction);
+    if (!rows.length) return null;
+    const deleted = await sql`
+      delete from memories m
+      where m.account_id = ${scope.accountId} and m.space = ${scope.space}
+        and exists (select 1 from memory_sources ms where ms.memory_id = m.id and ms.source_id = ${id})
+        and not exists (select 1 from memory_sources ms where ms.memory_id = m.id and ms.source_id <> ${id})
+      returning m.id, m.status`.execute(transaction);
+    // Memories kept alive by another source now name the oldest of those as theirs.
+    await sql`
+      update memories m set source_id = other.source_id, sentence_text = other.sentence_text,
+        message_index = other.message_index, sentence_start = other.sentence_start, sentence_end = other.sentence_end,
+        updated_at = now()
+      from (
+        select distinct on (ms.memory_id) ms.memory_id, ms.source_id, ms.sentence_text, ms.message_index,
+          ms.sentence_start, ms.sentence_end
+        from memory_sources ms
+        join memories mm on mm.id = ms.memory_id
+        where mm.account_id = ${scope.accountId} and mm.space = ${scope.space} and mm.source_id = ${id} and ms.source_id <> ${id}
+        order by ms.memory_id, ms.created_at, ms.source_id
+      ) other
+      where m.id = other.memory_id`.execute(transaction);
+    await sql`delete from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id}`.execute(transaction);
+    return deleted.rows.length;
+  });
+}
+
+/** The API record of a source. */
+export function toSourceRecord(row: SourceRow): Source {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    url: row.url,
+    path: row.path,
+    status: row.status,
+    error: row.error,
+    memories: row.memories,
+    tokens: row.tokens,
+    created_at: row.created_at.toISOString(),
+    learned_at: row.learned_at ? row.learned_at.toISOString() : null,
+  };
+}

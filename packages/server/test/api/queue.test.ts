@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { learnSource } from '../../src/jobs/learn-source.js';
+import { claimJob } from '../../src/jobs/queue.js';
+import { Worker } from '../../src/jobs/worker.js';
+import { createAccount } from '../../src/store/account-repository.js';
+import { openStore } from '../../src/store/database.js';
+import type { Store } from '../../src/store/database.js';
+import { migrate } from '../../src/store/migrations.js';
+import type { Scope } from '../../src/store/scope.js';
+import { addSource, findSource } from '../../src/store/source-repository.js';
+import { createTestDatabase } from '../setup/postgres.js';
+
+// The queue is exercised on the store of the project running it: PGlite, or a fresh PostgreSQL database.
+let store: Store;
+let drop: (() => Promise<void>) | null = null;
+let scope: Scope;
+
+beforeAll(async () => {
+  if (inject('engramStore') === 'postgres') {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    store = await openStore({ databaseUrl: database.url, dataDir: '' });
+  } else {
+    store = await openStore({ databaseUrl: null, dataDir: 'memory://' });
+  }
+  await migrate(store.db);
+  const account = await createAccount(store.db, 'queue-tests');
+  scope = { accountId: account.id, space: 'queue' };
+});
+
+afterAll(async () => {
+  await store.close();
+  await drop?.();
+});
+
+const note = (text: string, maxAttempts = 3) => addSource(store.db, scope, { kind: 'note', body: text, tokens: 0 }, maxAttempts);
+
+async function jobOf(sourceId: string) {
+  const { rows } = await sql<any>`select * from jobs where source_id = ${sourceId}`.execute(store.db);
+  return rows[0];
+}
+
+describe('the learning queue', () => {
+  it('writes the source and its job together, and a worker finishes both', async () => {
+    const source = await note('Hugo repairs old clocks.');
+    expect(source.status).toBe('queued');
+    expect(await jobOf(source.id)).toMatchObject({ attempts: 0, locked_at: null });
+    const worker = new Worker(store.db, { pollMs: 10 });
+    expect(await worker.drain()).toBeGreaterThanOrEqual(1);
+    expect((await findSource(store.db, scope, source.id))!.status).toBe('finished');
+    expect(await jobOf(source.id)).toBeUndefined();
+  });
+
+  it('retries a failed attempt later with backoff, then fails the source when attempts are spent', async () => {
+    const source = await note('Ines bakes sourdough.', 2);
+    const failing = new Worker(store.db, { pollMs: 10, run: async () => Promise.reject(new Error('disk on fire')) });
+    await failing.drain();
+    const job = await jobOf(source.id);
+    expect(job.attempts).toBe(1);
+    expect(job.last_error).toBe('disk on fire');
+    expect(job.locked_at).toBeNull();
+    expect(new Date(job.run_at).getTime()).toBeGreaterThan(Date.now());
+    expect((await findSource(store.db, scope, source.id))!.status).toBe('queued');
+
+    await sql`update jobs set run_at = now() where source_id = ${source.id}`.execute(store.db);
+    await failing.drain();
+    const failed = (await findSource(store.db, scope, source.id))!;
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({ type: 'learning_failed', message: 'disk on fire' });
+    expect(await jobOf(source.id)).toBeUndefined();
+  });
+
+  it('gives a crashed worker\'s job to another once its lease runs out, and never while it holds it', async () => {
+    const source = await note('Jonas rides a unicycle.');
+    const held = await claimJob(store.db, 'crashed-worker');
+    expect(held!.sourceId).toBe(source.id);
+    expect(await claimJob(store.db, 'other-worker')).toBeNull();
+    await sql`update jobs set locked_at = now() - interval '10 minutes' where id = ${held!.id}`.execute(store.db);
+    const again = await claimJob(store.db, 'other-worker');
+    expect(again).toMatchObject({ id: held!.id, attempts: 2 });
+    await learnSource(store.db, again!);
+    expect((await findSource(store.db, scope, source.id))!.status).toBe('finished');
+  });
+
+  it('learning one source twice stores each fact once', async () => {
+    const source = await note('Kira speaks four languages. Kira lives by the sea.');
+    const job = (await claimJob(store.db, 'first'))!;
+    await learnSource(store.db, job);
+    // The same job run again (a worker that crashed after committing but before it knew).
+    await learnSource(store.db, job);
+    const { rows } = await sql<any>`
+      select count(*)::int as memories, count(distinct fingerprint)::int as facts
+      from memories where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${source.id}`.execute(store.db);
+    expect(rows[0].memories).toBe(2);
+    expect(rows[0].facts).toBe(2);
+  });
+
+  it('never hands one job to two workers claiming at once', async () => {
+    const sources = await Promise.all(Array.from({ length: 8 }, (_, index) => note(`Parallel fact ${index}.`)));
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, index) => claimJob(store.db, `worker-${index}`)));
+    const claimed = claims.filter((job) => job !== null).map((job) => job!.sourceId);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.sort()).toEqual(sources.map((source) => source.id).sort());
+  });
+});

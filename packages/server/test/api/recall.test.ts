@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { call, expectError, freshSpace, saveAndLearn } from './helpers.js';
+
+const EMPTY = 'There is nothing stored about this yet. Say so rather than guessing.';
+
+async function spaceWithFacts() {
+  const space = freshSpace();
+  await saveAndLearn(space, {
+    messages: [
+      { role: 'user', name: 'Caroline', content: 'I went to a support group for adoption last week.', at: '2023-05-08T13:56:00Z' },
+      { role: 'user', name: 'Melanie', content: 'I painted a sunrise over the lake.', at: '2023-05-08T13:57:00Z' },
+      { role: 'user', name: 'Caroline', content: 'My favourite book is Becoming by Michelle Obama.', at: '2023-05-08T13:58:00Z' },
+    ],
+  });
+  return space;
+}
+
+describe('recall', () => {
+  it('search ranks the memory that answers first, with scores and counts', async () => {
+    const space = await spaceWithFacts();
+    const reply = await call('POST', '/v1/search', { body: { q: 'What did Melanie paint?', space } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.memories[0].text).toMatch(/Melanie painted a sunrise/);
+    expect(reply.body.memories[0].score).toBeGreaterThan(0);
+    expect(reply.body.memories[0].score).toBeLessThanOrEqual(1);
+    expect(reply.body.total).toBe(reply.body.counts.all);
+    const scores = reply.body.memories.map((memory: { score: number }) => memory.score);
+    expect(scores).toEqual([...scores].sort((left, right) => right - left));
+  });
+
+  it('search honours kind and limit', async () => {
+    const space = await spaceWithFacts();
+    const prefs = await call('POST', '/v1/search', { body: { q: 'Caroline book support group', kind: 'pref', space } });
+    expect(prefs.body.memories.length).toBeGreaterThan(0);
+    expect(prefs.body.memories.every((memory: { kind: string }) => memory.kind === 'pref')).toBe(true);
+    const one = await call('POST', '/v1/search', { body: { q: 'Caroline Melanie', limit: 1, space } });
+    expect(one.body.memories).toHaveLength(1);
+    expect(one.body.total).toBeGreaterThan(1);
+  });
+
+  it('context renders the exact line format, and the exact sentence when nothing is known', async () => {
+    const space = await spaceWithFacts();
+    const reply = await call('POST', '/v1/context', { body: { question: 'Where did Caroline go last week?', space } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.empty).toBe(false);
+    const lines = reply.body.context.split('\n');
+    expect(lines.length).toBe(reply.body.used);
+    for (const line of lines) expect(line).toMatch(/^- .+ {2}\[conversation, \d{4}-\d{2}-\d{2}\]$/);
+    expect(reply.body.context).toMatch(/support group/);
+    expect(reply.body.context).toMatch(/2023-05-08/);
+
+    const bare = await call('POST', '/v1/context', { body: { question: 'What did Melanie paint?', with_sources: false, space } });
+    for (const line of bare.body.context.split('\n')) expect(line).toMatch(/^- [^[]+$/);
+
+    const nothing = await call('POST', '/v1/context', { body: { question: 'What is the capital of Peru?', space } });
+    expect(nothing.body).toMatchObject({ context: EMPTY, empty: true, used: 0, memories: [] });
+    const fresh = await call('POST', '/v1/context', { body: { question: 'Anything at all?', space: freshSpace() } });
+    expect(fresh.body.context).toBe(EMPTY);
+  });
+
+  it('ask answers from the memory, and null when nothing supports an answer', async () => {
+    const space = await spaceWithFacts();
+    const reply = await call('POST', '/v1/ask', { body: { question: "What is Caroline's favourite book?", space } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.answer).toMatch(/Becoming/);
+    expect(reply.body.clash).toBe(false);
+    expect(reply.body.memories.length).toBeGreaterThan(0);
+    const none = await call('POST', '/v1/ask', { body: { question: 'Which planet is largest?', space } });
+    expect(none.body.answer).toBeNull();
+    expect(none.body.memories).toEqual([]);
+    expect(typeof none.body.message).toBe('string');
+  });
+
+  it('bounds question and limit', async () => {
+    const space = freshSpace();
+    const q = (length: number) => 'q'.repeat(length);
+    expect((await call('POST', '/v1/search', { body: { q: q(2_000), space } })).status).toBe(200);
+    expect((await call('POST', '/v1/search', { body: { q: q(1), space } })).status).toBe(200);
+    expectError(await call('POST', '/v1/search', { body: { q: q(2_001), space } }), 400, 'invalid_request');
+    expectError(await call('POST', '/v1/search', { body: { q: '', space } }), 400, 'invalid_request');
+    expectError(await call('POST', '/v1/context', { body: { question: q(2_001), space } }), 400, 'invalid_request');
+    expectError(await call('POST', '/v1/ask', { body: { question: '', space } }), 400, 'invalid_request');
+    expect((await call('POST', '/v1/ask', { body: { question: q(2_000), space } })).status).toBe(200);
+    for (const limit of [1, 50]) expect((await call('POST', '/v1/search', { body: { q: 'x', limit, space } })).status).toBe(200);
+    for (const limit of [0, 51]) expectError(await call('POST', '/v1/search', { body: { q: 'x', limit, space } }), 400, 'invalid_request');
+    for (const limit of [1, 50]) expect((await call('POST', '/v1/context', { body: { question: 'x', limit, space } })).status).toBe(200);
+    for (const limit of [0, 51]) expectError(await call('POST', '/v1/context', { body: { question: 'x', limit, space } }), 400, 'invalid_request');
+    expectError(await call('POST', '/v1/search', { body: { q: 'x', kind: 'friends', space } }), 400, 'invalid_request');
+  });
+});

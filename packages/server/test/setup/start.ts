@@ -1,0 +1,24 @@
+import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../src/config.js';
+import { startServer } from '../../src/server.js';
+
+/** The owner's key of every test server. */
+export const TEST_KEY = 'egk_test_owner_key_0123456789abcdefghijklmnop';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    engramUrl: string;
+    engramKey: string;
+    engramStore: string;
+  }
+}
+
+/** Starts one real server on a free port for a whole test project; tests use a fresh space each. */
+export async function startTestServer(project: TestProject, env: Record<string, string>) {
+  const config = loadConfig({ ENGRAM_PORT: '0', ENGRAM_BOOTSTRAP_KEY: TEST_KEY, ENGRAM_POLL_MS: '50', ...env });
+  const server = await startServer(config);
+  project.provide('engramUrl', server.url);
+  project.provide('engramKey', TEST_KEY);
+  project.provide('engramStore', server.store.kind);
+  return server;
+}

@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url));
+
+// Tests run against the packages' sources, so no build is needed between an edit and a test.
+const alias = {
+  '@engram/protocol': source('protocol'),
+  '@engram/client': source('client'),
+  '@engram/server': source('server'),
+};
+
+const api = ['packages/server/test/api/**/*.test.ts'];
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'unit', include: ['packages/*/src/**/*.test.ts', 'packages/*/test/unit/**/*.test.ts'] },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'pglite', include: api, globalSetup: ['packages/server/test/setup/pglite.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'postgres', include: api, globalSetup: ['packages/server/test/setup/postgres.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+    ],
+  },
+});
