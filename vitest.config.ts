@@ -24,6 +24,15 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        test: {
+          name: 'client',
+          include: ['packages/client/test/**/*.test.ts'],
+          globalSetup: ['packages/client/test/setup.ts'],
+          typecheck: { enabled: true, include: ['packages/client/test/**/*.test-d.ts'], tsconfig: 'packages/client/tsconfig.json' },
+        },
+      },
+      {
+        resolve: { alias },
         test: { name: 'pglite', include: api, globalSetup: ['packages/server/test/setup/pglite.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {

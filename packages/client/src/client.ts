@@ -172,7 +172,7 @@ export class Engram {
    */
   search(params: SearchParams | string, options?: RequestOptions): Promise<SearchResponse> {
     const body = typeof params === 'string' ? { q: params } : params;
-    return this.#http.request<SearchResponse>({ method: 'POST', path: '/v1/search', body }, options);
+    return this.#http.request<SearchResponse>({ method: 'POST', path: '/v1/search', body, readOnly: true }, options);
   }
 
   /**
@@ -180,7 +180,7 @@ export class Engram {
    * @example const { briefing } = await engram.briefing({ project: 'launch', cue: 'pricing', budget_chars: 4000 });
    */
   briefing(params: BriefingParams = {}, options?: RequestOptions): Promise<BriefingResponse> {
-    return this.#http.request<BriefingResponse>({ method: 'POST', path: '/v1/briefing', body: params }, options);
+    return this.#http.request<BriefingResponse>({ method: 'POST', path: '/v1/briefing', body: params, readOnly: true }, options);
   }
 
   /**

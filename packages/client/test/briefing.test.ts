@@ -35,9 +35,10 @@ describe('briefing and recall extras (injected fetch: routes not served yet)', (
     expect(await engram.forSpace('u1').briefing({ project: 'launch', cue: 'pricing', budget_chars: 4000 })).toEqual(answer);
     expectRequest(calls[0], {
       method: 'POST', path: '/v1/briefing', body: { project: 'launch', cue: 'pricing', budget_chars: 4000 }, headers: { 'x-memory-space': 'u1' },
+      idempotent: false,
     });
     await engram.briefing();
-    expectRequest(calls[1], { method: 'POST', path: '/v1/briefing', body: {} });
+    expectRequest(calls[1], { method: 'POST', path: '/v1/briefing', body: {}, idempotent: false });
   });
 
   it('now: GET /v1/now?project=', async () => {

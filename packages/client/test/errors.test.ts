@@ -1,5 +1,4 @@
 import { inspect } from 'node:util';
-import type { RunningServer } from '@engram/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
@@ -24,6 +23,7 @@ import type { Logger } from '../src/index.js';
 import { source } from './helpers/fixtures.js';
 import { errorBody, fakeClient, json } from './helpers/recording-fetch.js';
 import { TEST_KEY, clientOf, freshSpace, startTestServer } from './helpers/server.js';
+import type { TestServer } from './helpers/server.js';
 
 /** A logger that keeps what it is given. */
 function keepingLogger() {
@@ -35,7 +35,7 @@ function keepingLogger() {
   return { logger, lines };
 }
 
-let server: RunningServer;
+let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer();

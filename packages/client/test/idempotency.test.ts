@@ -1,10 +1,10 @@
-import type { RunningServer } from '@engram/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engram } from '../src/index.js';
 import type { Fetch } from '../src/index.js';
 import { TEST_KEY, freshSpace, startTestServer } from './helpers/server.js';
+import type { TestServer } from './helpers/server.js';
 
-let server: RunningServer;
+let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,10 +1,10 @@
-import type { RunningServer } from '@engram/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, ConflictError, NotFoundError } from '../src/index.js';
 import type { Engram } from '../src/index.js';
 import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
+import type { TestServer } from './helpers/server.js';
 
-let server: RunningServer;
+let server: TestServer;
 let engram: Engram;
 
 beforeAll(async () => {

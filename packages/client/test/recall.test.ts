@@ -1,12 +1,12 @@
-import type { RunningServer } from '@engram/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError } from '../src/index.js';
 import type { Engram } from '../src/index.js';
 import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
+import type { TestServer } from './helpers/server.js';
 
 const EMPTY_CONTEXT = 'There is nothing stored about this yet. Say so rather than guessing.';
 
-let server: RunningServer;
+let server: TestServer;
 let engram: Engram;
 let space: string;
 

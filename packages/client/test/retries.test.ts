@@ -217,6 +217,15 @@ describe('idempotency keys', () => {
     expect(calls[0]!.headers.get('idempotency-key')).toBe('order-17-note');
   });
 
+  it('sends one on context and ask (they are metered), and none on search and briefing (free reads)', async () => {
+    const { engram, calls } = fakeClient(() => json({}));
+    await engram.context('q');
+    await engram.ask('q');
+    await engram.search('q');
+    await engram.briefing();
+    expect(calls.map((call) => call.headers.get('idempotency-key') !== null)).toEqual([true, true, false, false]);
+  });
+
   it('sends none on reads and deletes', async () => {
     const { engram, calls } = fakeClient((request) =>
       request.method === 'DELETE' ? json({ id: 1, deleted: true }) : json({ memories: [], counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, total: 0 }),

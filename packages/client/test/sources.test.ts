@@ -1,12 +1,12 @@
-import type { RunningServer } from '@engram/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError, UnreadableError } from '../src/index.js';
 import type { Engram } from '../src/index.js';
 import { source } from './helpers/fixtures.js';
 import { fakeClient, json } from './helpers/recording-fetch.js';
 import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
+import type { TestServer } from './helpers/server.js';
 
-let server: RunningServer;
+let server: TestServer;
 let engram: Engram;
 
 beforeAll(async () => {

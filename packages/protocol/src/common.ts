@@ -15,17 +15,24 @@ export const KindFilterSchema = z.enum(['all', 'people', 'plan', 'pref', 'detail
 export type KindFilter = z.infer<typeof KindFilterSchema>;
 
 /** An integer from a query string ("20") or a JSON number. */
-export const queryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+export const queryInt = (min: number, max: number) => z.coerce.number<number | string>().int().min(min).max(max);
+
+/** An integer field of a JSON body (no coercion: "12" or true are refused). */
+export const bodyInt = (min: number, max: number) => z.number().int().min(min).max(max);
+
+/** A JSON body's `limit`, bounded and defaulted. */
+export const bodyLimitSchema = (bounds: { min: number; max: number; default: number }) =>
+  bodyInt(bounds.min, bounds.max).default(bounds.default);
 
 /** A listing's `limit`, bounded and defaulted per SPEC.md section 8. */
 export const limitSchema = (bounds: { min: number; max: number; default: number }) =>
   queryInt(bounds.min, bounds.max).default(bounds.default);
 
 /** A listing's `cursor` (at least 0, default 0). */
-export const CursorSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0);
+export const CursorSchema = z.coerce.number<number | string>().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0);
 
 /** An id in a path: an integer at least 1. */
-export const IntIdSchema = z.coerce.number().int().min(1).max(2_147_483_647);
+export const IntIdSchema = z.coerce.number<number | string>().int().min(1).max(2_147_483_647);
 
 /** A timestamp (ISO 8601, UTC). */
 export const TimestampSchema = z.string().meta({ description: 'ISO 8601 time in UTC' });

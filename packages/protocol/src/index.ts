@@ -16,6 +16,8 @@ export {
   TimestampSchema,
   DaySchema,
   queryInt,
+  bodyInt,
+  bodyLimitSchema,
   queryBoolean,
   limitSchema,
 } from './common.js';

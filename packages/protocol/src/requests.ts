@@ -5,8 +5,9 @@ import {
   KindFilterSchema,
   SpaceSchema,
   TimestampSchema,
+  bodyInt,
+  bodyLimitSchema,
   limitSchema,
-  queryInt,
 } from './common.js';
 import { LIMITS } from './limits.js';
 import {
@@ -226,7 +227,7 @@ const labelsFilter = LabelsSchema.optional().meta({ description: 'Only memories 
 
 export const ContextRequestSchema = z.object({
   question,
-  limit: limitSchema(LIMITS.contextLimit),
+  limit: bodyLimitSchema(LIMITS.contextLimit),
   kind: KindFilterSchema.default('all'),
   with_sources: z.boolean().default(true),
   labels: labelsFilter,
@@ -257,7 +258,7 @@ export type AskResponse = z.infer<typeof AskResponseSchema>;
 
 export const SearchRequestSchema = z.object({
   q: question,
-  limit: limitSchema(LIMITS.searchLimit),
+  limit: bodyLimitSchema(LIMITS.searchLimit),
   kind: KindFilterSchema.default('all'),
   labels: labelsFilter,
   space,
@@ -279,7 +280,7 @@ const project = z.string().max(LIMITS.projectChars);
 export const BriefingRequestSchema = z.object({
   project: project.optional(),
   cue: z.string().max(LIMITS.briefingCueChars).default(''),
-  budget_chars: queryInt(LIMITS.briefingBudgetChars.min, LIMITS.briefingBudgetChars.max).default(
+  budget_chars: bodyInt(LIMITS.briefingBudgetChars.min, LIMITS.briefingBudgetChars.max).default(
     LIMITS.briefingBudgetChars.default,
   ),
   space,
@@ -390,7 +391,7 @@ export type ListSourcesResponse = z.infer<typeof ListSourcesResponseSchema>;
 
 export const GetSourceQuerySchema = z.object({
   wait: z.coerce
-    .number()
+    .number<number | string>()
     .min(LIMITS.sourceWaitSeconds.min)
     .max(LIMITS.sourceWaitSeconds.max)
     .default(LIMITS.sourceWaitSeconds.default),

@@ -18,6 +18,11 @@ export interface ApiRequest {
   rawBody?: { data: Blob; contentType: string };
   /** The least time an attempt gets, for calls the server holds on purpose (`?wait=`). */
   minTimeout?: number;
+  /**
+   * A POST that only reads and is never metered (search, briefing): no `Idempotency-Key`,
+   * since a retry cannot do anything twice and the server need not keep its answer.
+   */
+  readOnly?: boolean;
   /** Headers of this call that override the client's (e.g. a per-call `X-Memory-Space`). */
   headers?: Record<string, string>;
 }
@@ -41,7 +46,7 @@ export interface HttpClientSettings {
   defaultHeaders: Record<string, string>;
 }
 
-/** Methods that change something: they carry an `Idempotency-Key`, the same on each retry. */
+/** Methods that may change something: they carry an `Idempotency-Key`, the same on each retry. */
 const WRITES = new Set(['POST', 'PUT', 'PATCH']);
 
 const RETRIED_STATUSES = new Set([408, 409, 429]);
@@ -90,19 +95,23 @@ export class HttpClient {
     const settings = this.#settings;
     const maxRetries = options.maxRetries ?? settings.maxRetries;
     const url = `${settings.baseURL}${request.path}${queryString(request.query)}`;
-    const headers: Record<string, string> = { Accept: 'application/json', ...settings.defaultHeaders };
-    if (settings.space !== undefined) headers['X-Memory-Space'] = settings.space;
+    // Headers, not a plain object, so that a caller's `x-memory-space` replaces ours whatever its case.
+    const headers = new Headers({ Accept: 'application/json' });
+    const set = (values: Record<string, string> | undefined) => Object.entries(values ?? {}).forEach(([name, value]) => headers.set(name, value));
+    set(settings.defaultHeaders);
+    if (settings.space !== undefined) headers.set('X-Memory-Space', settings.space);
     let body: BodyInit | undefined;
     if (request.rawBody) {
-      headers['Content-Type'] = request.rawBody.contentType;
+      headers.set('Content-Type', request.rawBody.contentType);
       body = request.rawBody.data;
     } else if (request.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers.set('Content-Type', 'application/json');
       body = JSON.stringify(request.body);
     }
-    if (WRITES.has(request.method)) headers['Idempotency-Key'] = options.idempotencyKey ?? newIdempotencyKey();
-    Object.assign(headers, request.headers, options.headers);
-    headers.Authorization = `Bearer ${settings.apiKey}`;
+    if (WRITES.has(request.method) && !request.readOnly) headers.set('Idempotency-Key', options.idempotencyKey ?? newIdempotencyKey());
+    set(request.headers);
+    set(options.headers);
+    headers.set('Authorization', `Bearer ${settings.apiKey}`);
     const timeout = Math.max(options.timeout ?? settings.timeout, request.minTimeout ?? 0);
     const label = `${request.method} ${request.path}`;
 

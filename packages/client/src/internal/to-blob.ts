@@ -18,6 +18,9 @@ function blobBytes(view: Uint8Array): Uint8Array<ArrayBuffer> {
   return (view.buffer instanceof ArrayBuffer ? view : view.slice()) as Uint8Array<ArrayBuffer>;
 }
 
+/** An ArrayBuffer, even one made in another realm (where `instanceof` fails). */
+const isArrayBuffer = (value: unknown): value is ArrayBuffer => Object.prototype.toString.call(value) === '[object ArrayBuffer]';
+
 function isBlob(value: unknown): value is Blob {
   return typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function' && typeof (value as Blob).size === 'number' && typeof (value as Blob).slice === 'function';
 }
@@ -64,8 +67,8 @@ export async function toFilePart(file: Uploadable, names: { filename?: string; c
   } else if (isBlob(file)) {
     data = file;
     name = (file as { name?: unknown }).name as string | undefined;
-  } else if (file instanceof ArrayBuffer || ArrayBuffer.isView(file)) {
-    const view = file instanceof ArrayBuffer ? new Uint8Array(file) : new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+  } else if (isArrayBuffer(file) || ArrayBuffer.isView(file)) {
+    const view = isArrayBuffer(file) ? new Uint8Array(file) : new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
     data = new Blob([blobBytes(view)]);
   } else if (typeof (file as ReadableStream).getReader === 'function') {
     data = await new Response(file as ReadableStream<Uint8Array>).blob();

@@ -8,6 +8,8 @@ export interface ExpectedRequest {
   query?: Record<string, string>;
   body?: unknown;
   headers?: Record<string, string | null>;
+  /** Whether an Idempotency-Key is sent; by default, on POST, PUT and PATCH. */
+  idempotent?: boolean;
 }
 
 /** Asserts the exact method, path, query, body and the headers named of a recorded request. */
@@ -24,7 +26,7 @@ export function expectRequest(request: Recorded | undefined, expected: ExpectedR
     expect(JSON.parse(request!.text)).toEqual(expected.body);
   }
   expect(request!.headers.get('authorization')).toMatch(/^Bearer eg[ks]_/);
-  const write = ['POST', 'PUT', 'PATCH'].includes(expected.method);
+  const write = expected.idempotent ?? ['POST', 'PUT', 'PATCH'].includes(expected.method);
   expect(request!.headers.get('idempotency-key') !== null).toBe(write);
   for (const [name, value] of Object.entries(expected.headers ?? {})) expect(request!.headers.get(name)).toBe(value);
 }

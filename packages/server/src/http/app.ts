@@ -73,6 +73,8 @@ export function createApp(deps: AppDeps) {
     let details: unknown;
     if (error instanceof HttpError) {
       ({ status, type, message, details } = error);
+      // Clients retry 409 by default; a conflict that no retry can resolve says so.
+      if (!error.retryable) c.header('X-Should-Retry', 'false');
     } else if (error instanceof HTTPException && HONO_ERRORS[error.status]) {
       status = error.status;
       type = HONO_ERRORS[error.status]!;

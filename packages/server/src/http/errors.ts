@@ -5,13 +5,17 @@ import type { ZodError } from 'zod';
 /** The one error class of the server; the error handler turns it into the JSON error shape. */
 export class HttpError extends Error {
   readonly status: number;
+  /** Whether trying the same request again may succeed; a permanent conflict says no. */
+  readonly retryable: boolean;
   constructor(
     readonly type: ErrorType,
     message: string,
     readonly details?: unknown,
+    options: { retryable?: boolean } = {},
   ) {
     super(message);
     this.status = ERROR_STATUS[type];
+    this.retryable = options.retryable ?? type !== 'conflict';
   }
 }
 

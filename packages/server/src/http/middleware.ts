@@ -35,9 +35,10 @@ export const authenticate = ({ db, now = () => new Date() }: { db: Db; now?: () 
   };
 
 const MAX_IDEMPOTENCY_KEY_CHARS = 255;
+const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * Honours `Idempotency-Key` on POST routes: the first answer (below 500) is stored and
+ * Honours `Idempotency-Key` on POST, PUT and PATCH routes: the first answer (below 500) is stored and
  * replayed to any retry of the same request, so a retried save never saves twice. The
  * same key with a different request is refused; a retry while the first is still
  * running gets 409 and may retry again.
@@ -45,7 +46,7 @@ const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> =>
   async function idempotency(c, next) {
     const key = c.req.header('Idempotency-Key');
-    if (c.req.method !== 'POST' || key === undefined) return next();
+    if (!IDEMPOTENT_METHODS.has(c.req.method) || key === undefined) return next();
     if (!key.trim() || key.length > MAX_IDEMPOTENCY_KEY_CHARS) {
       throw new HttpError('invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters`, {
         field: 'Idempotency-Key',
@@ -70,7 +71,7 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> =>
         });
       }
       if (!stored || stored.status === null) {
-        throw new HttpError('conflict', 'A request with this Idempotency-Key is still running; retry shortly');
+        throw new HttpError('conflict', 'A request with this Idempotency-Key is still running; retry shortly', undefined, { retryable: true });
       }
       c.header('Idempotent-Replayed', 'true');
       return c.json(stored.body, stored.status) as unknown as void;
@@ -81,7 +82,9 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> =>
       await sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
       throw error;
     }
-    if (c.res.status >= 500 || !c.res.headers.get('content-type')?.includes('application/json')) {
+    // Answers that a retry could change (busy, rate limited, failed) are not kept.
+    const status = c.res.status;
+    if (status >= 500 || status === 409 || status === 429 || !c.res.headers.get('content-type')?.includes('application/json')) {
       await sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
       return;
     }

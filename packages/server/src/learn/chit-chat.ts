@@ -20,14 +20,16 @@ const leadingConnector = /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|spe
 const trailingNoise = /(?:\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]|[:;=8xX]-?[)(DPp3\]/|\\]|<3+|\^_?\^|xD+|XD+))+\s*$/u;
 
 const adjectives =
-  '(?:great|cool|awesome|amazing|wonderful|fantastic|sweet|nice|lovely|fun|beautiful|gorgeous|stunning|incredible|impressive|' +
-  'inspiring|inspirational|exciting|interesting|good|brilliant|neat|tough|hard|rough|sad|terrible|awful|crazy|wild|insane|hilarious|funny|' +
-  'adorable|cute|special|powerful|perfect|true|right|fair|smart|wise|thoughtful|kind|touching|heartwarming|moving|meaningful|' +
-  'important|huge|epic|rad|fabulous|magical|unreal|unbelievable|excellent|super|relaxing|peaceful|calming|scary|intense|exhausting|' +
-  'refreshing|therapeutic|wholesome|precious|priceless|understandable|awesome|a bummer|a relief|a blast|vital|key|spot on|so true|' +
-  'encouraging|uplifting|empowering|rewarding|fulfilling|cozy|delicious|tasty|yummy|a great idea|a good idea|a lot|tragic|heartbreaking|' +
-  'stressful|frustrating|annoying|wonderful|admirable|commendable|remarkable|outstanding|magnificent|breathtaking|serene|charming|lucky|' +
-  'unique|creative|clever|a dream|dreamy|fascinating|cute|sweet|great to hear|good to hear|nice to hear|a shame|too bad|a pity)';
+  '(?:great|cool|awesome|amazing|wonderful|fantastic|sweet|nice|lovely|fun|beautiful|gorgeous|stunning|' +
+  'incredible|impressive|inspiring|inspirational|exciting|interesting|good|brilliant|neat|tough|hard|rough|sad|' +
+  'terrible|awful|crazy|wild|insane|hilarious|funny|adorable|cute|special|powerful|perfect|true|right|fair|smart|' +
+  'wise|thoughtful|kind|touching|heartwarming|moving|meaningful|important|huge|epic|rad|fabulous|magical|unreal|' +
+  'unbelievable|excellent|super|relaxing|peaceful|calming|scary|intense|exhausting|refreshing|therapeutic|' +
+  'wholesome|precious|priceless|understandable|a bummer|a relief|a blast|vital|key|spot on|so true|encouraging|' +
+  'uplifting|empowering|rewarding|fulfilling|cozy|delicious|tasty|yummy|a great idea|a good idea|a lot|tragic|' +
+  'heartbreaking|stressful|frustrating|annoying|admirable|commendable|remarkable|outstanding|magnificent|' +
+  'breathtaking|serene|charming|lucky|unique|creative|clever|a dream|dreamy|fascinating|great to hear|good to hear|' +
+  'nice to hear|a shame|too bad|a pity)';
 const reactionNouns =
   '(?:idea|news|plan|thing|one|stuff|story|stories|moment|experience|time|memory|memories|photo|pic|picture|shot|view|achievement|' +
   'accomplishment|goal|way|place|spot|find|choice|approach|job|work|progress|step|attitude|mindset|outlook|message|thought|quote|sight|' +

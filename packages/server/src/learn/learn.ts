@@ -1,4 +1,5 @@
 import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact } from './chit-chat.js';
+import type { Content } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { resolveDates, startOfDay } from './dates.js';
 import { applyEdits } from './edit.js';
@@ -126,11 +127,22 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
       });
     }
   }
-  const segments = splitSentences(text);
-  if (segments.length > 0) {
-    const tokens = tokenize(text);
-    for (const segment of segments) {
-      const fact = learnSentence(passage, text, tokens, segment, date);
+  // Talk is set aside before tagging: compromise is the slowest step, so it reads only the
+  // sentences that may hold a fact (the others blanked, which keeps every offset).
+  const kept: Screened[] = [];
+  let tagged = '';
+  let taggedUpTo = 0;
+  for (const segment of splitSentences(text)) {
+    const screened = screenSentence(passage, segment);
+    if (screened === null) continue;
+    kept.push(screened);
+    tagged += blank(text.slice(taggedUpTo, segment.start)) + segment.text;
+    taggedUpTo = segment.end;
+  }
+  if (kept.length > 0) {
+    const tokens = tokenize(tagged);
+    for (const screened of kept) {
+      const fact = learnSentence(passage, tagged, tokens, screened, date);
       if (fact !== null) found.push(fact);
     }
   }
@@ -138,14 +150,34 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
   facts.push(...found);
 }
 
-function learnSentence(passage: Passage, text: string, tokens: readonly Token[], segment: Segment, date: string): LearnedFact | null {
+/** A sentence that may hold a fact, with its content (openers and vocatives set aside). */
+interface Screened {
+  segment: Segment;
+  content: Content;
+  question: boolean;
+}
+
+/** Sets aside greetings, thanks, reactions and questions that only ask; null for those. */
+function screenSentence(passage: Passage, segment: Segment): Screened | null {
   const sentence = segment.text;
   const framed = findContent(sentence, passage.addressees, { reactions: false });
   const question = isQuestion(sentence);
-  if (question ? !questionCarriesFact(sentence.slice(framed.start, framed.end)) : isChitChat(sentence.slice(framed.start, framed.end))) return null;
+  const framedText = sentence.slice(framed.start, framed.end);
+  if (question ? !questionCarriesFact(framedText) : isChitChat(framedText)) return null;
   const content = findContent(sentence, passage.addressees);
+  if (!question && isChitChat(sentence.slice(content.start, content.end))) return null;
+  return { segment, content, question };
+}
+
+/** Keeps line breaks (sentence boundaries for the tagger) and turns everything else into spaces. */
+function blank(text: string): string {
+  return text.replace(/[^\n]/g, ' ');
+}
+
+function learnSentence(passage: Passage, text: string, tokens: readonly Token[], screened: Screened, date: string): LearnedFact | null {
+  const { segment, content, question } = screened;
+  const sentence = segment.text;
   const contentText = sentence.slice(content.start, content.end);
-  if (!question && isChitChat(contentText)) return null;
 
   // Tokens by their start within the sentence, for the steps that work on the sentence's text.
   const byStart = new Map<number, Token>();
@@ -160,7 +192,7 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   const edits: Edit[] = [];
   const dates = resolveDates(sentence, passage.reference, tense);
   edits.push(...dates.edits);
-  const resolved = resolvePersons(sentence, passage.persons, { tokenAt, past: tense === 'past', surroundings: text });
+  const resolved = resolvePersons(sentence, passage.persons, { tokenAt, past: tense === 'past', surroundings: passage.text });
   edits.push(...resolved.edits);
   let selfNamed = resolved.self;
   let command = false;

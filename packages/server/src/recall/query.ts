@@ -12,11 +12,6 @@ export function queryTerms(question: string): string[] {
   return [...new Set(words.filter((word) => !QUESTION_WORDS.has(word) && word.length <= 60))];
 }
 
-/** A Postgres tsquery text that matches memories sharing any term with the question. */
-export function toTsquery(terms: string[]): string {
-  // Terms hold only letters and digits, so quoting them is enough to keep to_tsquery's syntax out.
-  return terms.map((term) => `'${term}'`).join(' | ');
-}
 
 /** Capitalised words of the question: names the asker expects the memory to be about. */
 export function questionNames(question: string): string[] {

@@ -1,9 +1,9 @@
 import type { KindFilter, Labels } from '@engram/protocol';
 import type { Db } from '../store/database.js';
-import { searchMemories } from '../store/memory-repository.js';
+import { lexemesOf, searchMemories } from '../store/memory-repository.js';
 import type { MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { queryTerms, questionNames, toTsquery } from './query.js';
+import { queryTerms, questionNames } from './query.js';
 
 /** A recalled memory with its score (0..1). */
 export interface Recalled {
@@ -26,8 +26,9 @@ export const KNOWN_THRESHOLD = 0.05;
 const CANDIDATES = 200;
 
 /**
- * The one ranking behind search, context and ask: Postgres full-text rank over current
- * memories, lifted when the memory is about a name the question uses, and by recency.
+ * The one ranking behind search, context and ask, over current memories: how much of the
+ * question a memory covers (its stemmed words), Postgres's full-text rank, whether it is
+ * about a name the question uses, and recency.
  */
 export async function recall(
   db: Db,
@@ -36,9 +37,10 @@ export async function recall(
   options: { limit: number; kind: KindFilter; labels?: Labels },
 ): Promise<RecallResult> {
   const terms = queryTerms(question);
-  if (!terms.length) return { memories: [], total: 0, empty: true };
+  const lexemes = terms.length ? [...new Set(await lexemesOf(db, terms.join(' ')))] : [];
+  if (!lexemes.length) return { memories: [], total: 0, empty: true };
   const rows = await searchMemories(db, scope, {
-    tsquery: toTsquery(terms),
+    lexemes,
     kind: options.kind,
     labels: options.labels,
     limit: CANDIDATES,
@@ -47,12 +49,14 @@ export async function recall(
   const newest = Math.max(0, ...rows.map((row) => row.created_at.getTime()));
   const oldest = Math.min(newest, ...rows.map((row) => row.created_at.getTime()));
   const scored = rows.map((row) => {
+    const own = new Set(row.lexemes);
+    const coverage = lexemes.filter((lexeme) => own.has(lexeme)).length / lexemes.length;
     // ts_rank_cd with normalisation 32 is rank/(rank+1); doubling spreads the usual 0..0.5 range over 0..1.
-    const text = Math.min(1, Number((row as { rank: number }).rank) * 2);
+    const text = Math.min(1, Number(row.rank) * 2);
     const about = row.about.map((name) => name.toLowerCase());
     const nameHit = names.length && names.some((name) => about.some((known) => known.includes(name))) ? 1 : 0;
     const recency = newest > oldest ? (row.created_at.getTime() - oldest) / (newest - oldest) : 1;
-    return { row, score: Math.min(1, 0.8 * text + 0.15 * nameHit + 0.05 * recency) };
+    return { row, score: Math.min(1, 0.55 * coverage + 0.25 * text + 0.15 * nameHit + 0.05 * recency) };
   });
   scored.sort((left, right) => right.score - left.score || right.row.id - left.row.id);
   const kept = scored.filter((item) => item.score >= KNOWN_THRESHOLD);

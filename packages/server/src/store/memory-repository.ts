@@ -177,21 +177,33 @@ export async function storeFacts(
   return { created, linked };
 }
 
-/** A memory found by full-text search, with its raw rank. */
+/** A memory found by full-text search, with its raw rank and its own lexemes. */
 export interface RankedRow extends MemoryRow {
   rank: number;
+  lexemes: string[];
 }
 
-/** Current memories of the scope matching a tsquery, best text rank first. */
+/** The English lexemes (stemmed, stop words dropped) of a text, as Postgres indexes memories. */
+export async function lexemesOf(db: Db, text: string): Promise<string[]> {
+  const { rows } = await sql<{ lexemes: string[] }>`
+    select tsvector_to_array(to_tsvector('english', ${text})) as lexemes`.execute(db);
+  return rows[0]?.lexemes ?? [];
+}
+
+/**
+ * Current memories of the scope sharing any of the given lexemes, best text rank first.
+ * The lexemes are already stemmed, so the query is built with the 'simple' configuration.
+ */
 export async function searchMemories(
   db: Db,
   scope: Scope,
-  options: { tsquery: string; kind: KindFilter; labels?: Labels; limit: number },
+  options: { lexemes: string[]; kind: KindFilter; labels?: Labels; limit: number },
 ): Promise<RankedRow[]> {
   const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
+  const tsquery = options.lexemes.map((lexeme) => `'${lexeme.replaceAll("'", "''")}'`).join(' | ');
   const { rows } = await sql<RankedRow>`
-    select ${memoryColumns}, ts_rank_cd(m.tsv, query, 32) as rank
-    from memories m join sources s on s.id = m.source_id, to_tsquery('english', ${options.tsquery}) query
+    select ${memoryColumns}, ts_rank_cd(m.tsv, query, 32) as rank, tsvector_to_array(m.tsv) as lexemes
+    from memories m join sources s on s.id = m.source_id, to_tsquery('simple', ${tsquery}) query
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and m.tsv @@ query
       and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
     order by rank desc, m.created_at desc, m.id desc

@@ -266,4 +266,22 @@ describe('idempotency', () => {
     const reused = await call('POST', '/v1/memories', { body: { text: 'Something else.', space }, headers });
     expectError(reused, 400, 'invalid_request');
   });
+
+  it('replays a retried correction instead of refusing it as already corrected', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Pia owns a red kayak.' });
+    const [memory] = await allMemories(space);
+    const headers = { 'Idempotency-Key': `fix-${space}` };
+    const body = { text: 'Pia owns a blue kayak.', space };
+    const first = await call('PATCH', `/v1/memories/${memory!.id}`, { body, headers });
+    const retried = await call('PATCH', `/v1/memories/${memory!.id}`, { body, headers });
+    expect(first.status).toBe(200);
+    expect(retried.status).toBe(200);
+    expect(retried.body.source.id).toBe(first.body.source.id);
+    expect((await call('GET', '/v1/sources', { space })).body.total).toBe(2);
+    // Without the key, correcting again is a conflict no retry can mend, and the server says so.
+    const again = await call('PATCH', `/v1/memories/${memory!.id}`, { body, space });
+    expectError(again, 409, 'conflict');
+    expect(again.headers.get('x-should-retry')).toBe('false');
+  });
 });

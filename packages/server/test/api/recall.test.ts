@@ -28,6 +28,15 @@ describe('recall', () => {
     expect(scores).toEqual([...scores].sort((left, right) => right - left));
   });
 
+  it('ranks the memory covering more of the question above one sharing only a name', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Clara plays the cello. Clara lives in Lyon. Clara adores Lyon.' });
+    const reply = await call('POST', '/v1/search', { body: { q: 'Where does Clara live in Lyon', space } });
+    expect(reply.body.memories[0].text).toMatch(/Clara lives in Lyon/);
+    const cello = reply.body.memories.find((memory: { text: string }) => /cello/.test(memory.text));
+    expect(cello.score).toBeLessThan(reply.body.memories[0].score);
+  });
+
   it('search honours kind and limit', async () => {
     const space = await spaceWithFacts();
     const prefs = await call('POST', '/v1/search', { body: { q: 'Caroline book support group', kind: 'pref', space } });
