@@ -5,6 +5,7 @@ import type { Db } from '../store/database.js';
 import { findMemory, storeFacts } from '../store/memory-repository.js';
 import type { FactToStore } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
+import { countTextTokens } from '../meter/tokens.js';
 import { loadSourceContent } from '../store/source-repository.js';
 import type { SourceRow } from '../store/source-repository.js';
 import { completeJob } from './queue.js';
@@ -21,11 +22,16 @@ function toStore(fact: LearnedFact): FactToStore {
   };
 }
 
-/** The facts a source teaches, by the offline learner. */
-export function factsOf(source: SourceRow): LearnedFact[] {
+/** The facts a source teaches, by the offline learner, and the tokens of the text it read. */
+export function factsOf(source: SourceRow): { facts: LearnedFact[]; tokens: number } {
   const options = { writtenAt: source.written_at };
-  if (source.messages) return learnFromMessages(readMessages(source.messages as MessageInput[]), options);
-  return learnFromText(source.body ?? '', options);
+  if (source.messages) {
+    const messages = readMessages(source.messages as MessageInput[]);
+    const tokens = messages.reduce((sum, message) => sum + countTextTokens(message.text), 0);
+    return { facts: learnFromMessages(messages, options), tokens };
+  }
+  const text = source.body ?? '';
+  return { facts: learnFromText(text, options), tokens: countTextTokens(text) };
 }
 
 /**
@@ -36,7 +42,8 @@ export async function learnSource(db: Db, job: Job): Promise<void> {
   const scope: Scope = { accountId: job.accountId, space: job.space };
   const source = await loadSourceContent(db, scope, job.sourceId);
   if (!source) return; // deleted meanwhile; its job went with it
-  let facts = factsOf(source).map(toStore);
+  const read = factsOf(source);
+  let facts = read.facts.map(toStore);
   let corrected = null;
   if (source.corrects_memory_id !== null) {
     corrected = await findMemory(db, scope, source.corrects_memory_id);
@@ -63,7 +70,9 @@ export async function learnSource(db: Db, job: Job): Promise<void> {
         await sql`insert into memory_events (memory_id, event, other_memory_id) values (${corrected.id}, 'replaced', ${memoryId})`.execute(transaction);
       }
     }
-    await sql`update sources set status = 'finished', error = null, learned_at = now() where id = ${source.id}`.execute(transaction);
+    await sql`
+      update sources set status = 'finished', error = null, learned_at = now(), tokens = ${read.tokens}
+      where id = ${source.id}`.execute(transaction);
     await completeJob(transaction, job);
   });
 }

@@ -1,3 +1,4 @@
+import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import { allMemories, call, expectError, freshSpace, saveAndLearn } from './helpers.js';
 
@@ -21,6 +22,7 @@ describe('saving', () => {
     expect(waited.body.source.status).toBe('finished');
     expect(waited.body.source.memories).toBeGreaterThan(0);
     expect(waited.body.source.learned_at).not.toBeNull();
+    expect(waited.body.source.tokens).toBe(countTokens('Priya works as a marine biologist in Cork.'));
     const memories = await allMemories(space);
     expect(memories.some((memory) => /marine biologist/.test(memory.text))).toBe(true);
   });
