@@ -37,7 +37,26 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'postgres', include: api, globalSetup: ['packages/server/test/setup/postgres.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: 'postgres', include: [...api, 'packages/server/test/postgres/**/*.test.ts'], globalSetup: ['packages/server/test/setup/postgres.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        // @engram/ai-sdk and @engram/express: each package's globalSetup starts one real Engram.
+        resolve: { alias: { ...alias, '@engram/ai-sdk': source('ai-sdk'), '@engram/express': source('express') } },
+        test: {
+          name: 'adapters',
+          include: ['packages/ai-sdk/test/**/*.test.ts', 'packages/express/test/**/*.test.ts'],
+          globalSetup: ['packages/ai-sdk/test/setup.ts', 'packages/express/test/setup.ts'],
+          typecheck: { enabled: true, include: ['packages/ai-sdk/test/**/*.test-d.ts'], tsconfig: 'packages/ai-sdk/tsconfig.json' },
+        },
+      },
+      {
+        // examples/: each runs end to end against one real Engram started by its globalSetup.
+        resolve: { alias: { ...alias, '@engram/ai-sdk': source('ai-sdk'), '@engram/express': source('express') } },
+        test: {
+          name: 'examples',
+          include: ['examples/*/test/**/*.test.ts'],
+          globalSetup: ['examples/chat/test/setup.ts', 'examples/browser-key/test/setup.ts'],
+        },
       },
     ],
   },

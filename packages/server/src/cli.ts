@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { Worker } from './jobs/worker.js';
+import { learnMetered, releaseAllWaiting } from './meter/metering.js';
 import {
   createAccount,
   createAccountKey,
@@ -9,6 +10,9 @@ import {
   listAccounts,
   revokeAccountKey,
 } from './store/account-repository.js';
+import { PlanSchema } from '@engram/protocol';
+import { currentUsage } from './meter/metering.js';
+import { setExtra, setPlan } from './store/usage-repository.js';
 import { openStore } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { startServer } from './server.js';
@@ -20,6 +24,10 @@ Usage:
   engram worker                    run learning workers only (for a cluster on PostgreSQL)
   engram migrate                   apply database migrations and exit
   engram accounts list|create NAME list accounts, or make one (prints its first key)
+  engram plan set ACCOUNT PLAN     put an account on free, pro or max
+  engram extra on|off [--cap USD] [--account ID]
+                                   switch extra learning past the plan on (up to the cap a month) or off
+  engram usage [--account ID]      this month's usage of an account
   engram keys create [--account ID] [--name NAME]
                                    make an account key (shown once)
   engram keys list [--account ID]  list an account's keys
@@ -60,7 +68,7 @@ async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { account: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { account: { type: 'string' }, name: { type: 'string' }, cap: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, sub, ...rest] = positionals;
   const accountId = values.account === undefined ? 1 : Number(values.account);
@@ -80,7 +88,16 @@ async function main(argv: string[]): Promise<void> {
       const config = loadConfig();
       const store = await openStore(config);
       await migrate(store.db);
-      const workers = Array.from({ length: Math.max(1, config.workers) }, () => new Worker(store.db, { pollMs: config.pollMs }));
+      const meter = { db: store.db, config, now: () => new Date() };
+      const workers = Array.from(
+        { length: Math.max(1, config.workers) },
+        () =>
+          new Worker(store.db, {
+            pollMs: config.pollMs,
+            run: (_db, job) => learnMetered(meter, job),
+            onIdle: () => releaseAllWaiting(meter),
+          }),
+      );
       workers.forEach((worker) => worker.start());
       process.stderr.write(`Engram workers running: ${workers.length}\n`);
       onSignals(async () => {
@@ -110,6 +127,31 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       return fail('accounts takes list or create');
+    }
+    case 'plan': {
+      const [account, plan] = rest;
+      if (sub !== 'set' || !account || !plan) fail('usage: engram plan set ACCOUNT PLAN');
+      const parsed = PlanSchema.safeParse(plan);
+      if (!parsed.success) fail('PLAN is free, pro or max');
+      const id = Number(account);
+      if (!Number.isInteger(id)) fail('ACCOUNT is an account id');
+      if (!(await withStore((store) => setPlan(store.db, id, parsed.data)))) fail(`no account ${id}`);
+      process.stdout.write(`Account ${id} is on ${parsed.data}\n`);
+      return;
+    }
+    case 'extra': {
+      if (sub !== 'on' && sub !== 'off') fail('usage: engram extra on|off [--cap USD] [--account ID]');
+      const cap = values.cap === undefined ? undefined : Number(values.cap);
+      if (cap !== undefined && (!Number.isFinite(cap) || cap < 0)) fail('--cap takes an amount in USD, 0 or more');
+      if (!(await withStore((store) => setExtra(store.db, accountId, sub === 'on', cap)))) fail(`no account ${accountId}`);
+      process.stdout.write(`Extra learning is ${sub} for account ${accountId}${cap === undefined ? '' : ` (cap ${cap} USD a month)`}\n`);
+      return;
+    }
+    case 'usage': {
+      const config = loadConfig();
+      const usage = await withStore((store) => currentUsage({ db: store.db, config, now: () => new Date() }, accountId));
+      process.stdout.write(`${JSON.stringify(usage, null, 2)}\n`);
+      return;
     }
     case 'keys': {
       if (sub === 'create') {

@@ -18,6 +18,20 @@ export interface Config {
   pollMs: number;
   /** Attempts at learning a source before it fails. */
   maxAttempts: number;
+  /** What each plan includes in a month (DECISIONS.md defaults; ENGRAM_PLAN_<PLAN>_TOKENS / _ANSWERS). */
+  plans: Record<'free' | 'pro' | 'max', { tokens: number; answers: number }>;
+  /** Default cap of extra learning for accounts that switch it on without one, in USD. */
+  extraCapUsd: number;
+  /** Read pages on loopback, private, link-local and metadata addresses (ENGRAM_ALLOW_PRIVATE_URLS=1); off by default. */
+  allowPrivateUrls: boolean;
+  /** Largest web page read by url, in bytes (after decompression). */
+  urlMaxBytes: number;
+  /** Time allowed for reading a page, redirects included, in milliseconds. */
+  urlTimeoutMs: number;
+  /** Redirects followed when reading a page. */
+  urlMaxRedirects: number;
+  /** Largest file accepted by POST /v1/memories/file, in bytes. */
+  uploadMaxBytes: number;
   /** Optional OpenAI-compatible model. */
   llm: { baseUrl: string; apiKey: string | null; model: string } | null;
 }
@@ -34,6 +48,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
+function plan(env: Env, name: string, tokens: number, answers: number) {
+  return {
+    tokens: integer(env, `ENGRAM_PLAN_${name}_TOKENS`, tokens, 0, Number.MAX_SAFE_INTEGER),
+    answers: integer(env, `ENGRAM_PLAN_${name}_ANSWERS`, answers, 0, Number.MAX_SAFE_INTEGER),
+  };
+}
+
 /** Reads the configuration from the environment (DECISIONS.md, "Running it"). */
 export function loadConfig(env: Env = process.env): Config {
   const llmBaseUrl = env.ENGRAM_LLM_BASE_URL?.trim();
@@ -48,6 +69,17 @@ export function loadConfig(env: Env = process.env): Config {
     accountRpm: integer(env, 'ENGRAM_ACCOUNT_RPM', 3_000, 1, 1_000_000),
     pollMs: integer(env, 'ENGRAM_POLL_MS', 500, 10, 60_000),
     maxAttempts: integer(env, 'ENGRAM_MAX_ATTEMPTS', 5, 1, 100),
+    plans: {
+      free: plan(env, 'FREE', 1_000_000, 1_000),
+      pro: plan(env, 'PRO', 20_000_000, 20_000),
+      max: plan(env, 'MAX', 100_000_000, 100_000),
+    },
+    extraCapUsd: integer(env, 'ENGRAM_EXTRA_CAP_USD', 100, 0, 1_000_000),
+    allowPrivateUrls: ['1', 'true', 'yes'].includes(env.ENGRAM_ALLOW_PRIVATE_URLS?.trim().toLowerCase() ?? ''),
+    urlMaxBytes: integer(env, 'ENGRAM_URL_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    urlTimeoutMs: integer(env, 'ENGRAM_URL_TIMEOUT_MS', 15_000, 50, 600_000),
+    urlMaxRedirects: integer(env, 'ENGRAM_URL_MAX_REDIRECTS', 5, 0, 20),
+    uploadMaxBytes: integer(env, 'ENGRAM_UPLOAD_MAX_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     llm: llmBaseUrl
       ? { baseUrl: llmBaseUrl, apiKey: env.ENGRAM_LLM_API_KEY?.trim() || null, model: env.ENGRAM_LLM_MODEL?.trim() || 'gpt-4o-mini' }
       : null,

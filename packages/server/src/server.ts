@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import type { Config } from './config.js';
 import { createApp } from './http/app.js';
 import { Worker } from './jobs/worker.js';
+import { learnMetered, releaseAllWaiting } from './meter/metering.js';
 import { bootstrapOwner } from './store/account-repository.js';
 import { openStore } from './store/database.js';
 import type { Store } from './store/database.js';
@@ -42,9 +43,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       bootstrap.key,
     );
   }
+  const meter = { db: store.db, config, now: options.now ?? (() => new Date()) };
   const workers = Array.from(
     { length: config.workers },
-    () => new Worker(store.db, { pollMs: config.pollMs, onError: (error) => console.error('[engram] worker:', error) }),
+    () =>
+      new Worker(store.db, {
+        pollMs: config.pollMs,
+        run: (_db, job) => learnMetered(meter, job),
+        onIdle: () => releaseAllWaiting(meter),
+        idleEveryMs: Math.max(config.pollMs, 1_000),
+        onError: (error) => console.error('[engram] worker:', error),
+      }),
   );
   const app = createApp({
     db: store.db,

@@ -2,14 +2,19 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorType } from '@engram/protocol';
+import { meterOf } from './context.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { fromZodError, HttpError } from './errors.js';
-import { authenticate, idempotency, requestId } from './middleware.js';
+import { authenticate, idempotency, rateLimit, requestId, usageHeaders } from './middleware.js';
 import { memoryRoutes } from './routes/memories.js';
 import { recallRoutes } from './routes/recall.js';
 import { sourceRoutes } from './routes/sources.js';
+import { keyRoutes } from './routes/keys.js';
+import { spaceRoutes } from './routes/spaces.js';
+import { UPLOAD_FORM_SLACK, UPLOAD_PATH, uploadRoutes } from './routes/uploads.js';
 
 const SERVER_VERSION = '0.1.0';
+
 
 /** Statuses Hono itself raises, as the API's error types. */
 const HONO_ERRORS: Record<number, ErrorType> = {
@@ -45,20 +50,36 @@ export function createApp(deps: AppDeps) {
     if (c.req.path === '/v1/openapi.json') return next();
     return authenticate({ db: deps.db, now: deps.now })(c, next);
   });
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      onError: () => {
-        throw new HttpError('payload_too_large', `The body is over ${deps.config.maxBodyBytes} bytes`);
-      },
-    }),
-  );
+  app.use('/v1/*', async (c, next) => {
+    if (c.req.path === '/v1/openapi.json') return next();
+    return rateLimit({ db: deps.db, accountRpm: deps.config.accountRpm })(c, next);
+  });
+  app.use('/v1/*', async (c, next) => {
+    if (c.req.path === '/v1/openapi.json') return next();
+    return usageHeaders({ meter: meterOf(deps) })(c, next);
+  });
+  const jsonBodyLimit = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    onError: () => {
+      throw new HttpError('payload_too_large', `The body is over ${deps.config.maxBodyBytes} bytes`);
+    },
+  });
+  // Uploads have their own limit (ENGRAM_UPLOAD_MAX_BYTES), which may be larger or smaller than a JSON body's.
+  const uploadBodyLimit = bodyLimit({
+    maxSize: deps.config.uploadMaxBytes + UPLOAD_FORM_SLACK,
+    onError: () => {
+      throw new HttpError('payload_too_large', `The file is over the upload limit of ${deps.config.uploadMaxBytes} bytes`);
+    },
+  });
+  app.use('/v1/*', (c, next) => (c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : jsonBodyLimit(c, next)));
   app.use('/v1/*', idempotency({ db: deps.db }));
 
+  app.route('/', uploadRoutes(deps));
   app.route('/', memoryRoutes(deps));
   app.route('/', sourceRoutes(deps));
   app.route('/', recallRoutes(deps));
+  app.route('/', keyRoutes(deps));
+  app.route('/', spaceRoutes(deps));
 
   app.notFound((c) => {
     const body = { error: { type: 'not_found', message: `No route ${c.req.method} ${c.req.path}`, request_id: c.get('requestId') } };
@@ -75,6 +96,7 @@ export function createApp(deps: AppDeps) {
       ({ status, type, message, details } = error);
       // Clients retry 409 by default; a conflict that no retry can resolve says so.
       if (!error.retryable) c.header('X-Should-Retry', 'false');
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
     } else if (error instanceof HTTPException && HONO_ERRORS[error.status]) {
       status = error.status;
       type = HONO_ERRORS[error.status]!;

@@ -7,6 +7,8 @@ export interface Caller {
   keyId: number;
   /** The one space a limited key reaches; null for an account key. */
   limitedTo: string | null;
+  /** The key's own requests a minute (limited keys); null means the account default. */
+  rpm: number | null;
 }
 
 /** What every route can reach. */
@@ -24,5 +26,10 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     caller: Caller;
+    /** The space the call was resolved to, once known. */
+    space: string;
   };
 }
+
+/** The metering context of an app. */
+export const meterOf = (deps: AppDeps) => ({ db: deps.db, config: deps.config, now: deps.now ?? (() => new Date()) });

@@ -7,15 +7,18 @@ export class HttpError extends Error {
   readonly status: number;
   /** Whether trying the same request again may succeed; a permanent conflict says no. */
   readonly retryable: boolean;
+  /** Headers the error answer carries (Retry-After, …). */
+  readonly headers: Record<string, string>;
   constructor(
     readonly type: ErrorType,
     message: string,
     readonly details?: unknown,
-    options: { retryable?: boolean } = {},
+    options: { retryable?: boolean; headers?: Record<string, string> } = {},
   ) {
     super(message);
     this.status = ERROR_STATUS[type];
     this.retryable = options.retryable ?? type !== 'conflict';
+    this.headers = options.headers ?? {};
   }
 }
 

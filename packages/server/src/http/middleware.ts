@@ -5,6 +5,8 @@ import { findKeyByHash, hashKey, touchKey } from '../store/account-repository.js
 import type { Db } from '../store/database.js';
 import { newRequestId } from '../store/ids.js';
 import type { AppEnv } from './context.js';
+import { currentUsage } from '../meter/metering.js';
+import type { MeterContext } from '../meter/metering.js';
 import { HttpError } from './errors.js';
 
 /** Gives every call a request id, answered in the X-Request-ID header whatever happens. */
@@ -29,12 +31,23 @@ export const authenticate = ({ db, now = () => new Date() }: { db: Db; now?: () 
     if (key.expiresAt && key.expiresAt.getTime() <= now().getTime()) {
       throw new HttpError('authentication_error', 'The key has expired');
     }
-    c.set('caller', { accountId: key.accountId, keyId: key.id, limitedTo: key.space });
+    c.set('caller', { accountId: key.accountId, keyId: key.id, limitedTo: key.space, rpm: key.rpm });
     await touchKey(db, key.id);
     await next();
   };
 
 const MAX_IDEMPOTENCY_KEY_CHARS = 255;
+
+/**
+ * The body as a retry must repeat it. A multipart form gets a new random boundary each time
+ * it is serialised, so the boundary is taken out: the same parts are the same request.
+ */
+async function comparableBody(contentType: string | undefined, body: ArrayBuffer): Promise<Uint8Array> {
+  const bytes = new Uint8Array(body);
+  const boundary = /^multipart\/form-data;.*boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1];
+  if (!boundary) return bytes;
+  return new TextEncoder().encode(Buffer.from(bytes).toString('latin1').replaceAll(boundary, 'BOUNDARY'));
+}
 const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
@@ -53,13 +66,12 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> =>
       });
     }
     const { accountId } = c.get('caller');
-    const body = new Uint8Array(await c.req.arrayBuffer());
     const fingerprint = createHash('sha256')
       .update(`${c.req.method} ${c.req.path} ${c.req.header('X-Memory-Space') ?? ''}\n`)
-      .update(body)
+      .update(await comparableBody(c.req.header('Content-Type'), await c.req.arrayBuffer()))
       .digest('hex');
     const claimed = await sql`
-      insert into idempotency_keys (account_id, key, fingerprint) values (${accountId}, ${key}, ${fingerprint})
+      insert into idempotency_keys (account_id, key, fingerprint, space) values (${accountId}, ${key}, ${fingerprint}, ${c.req.header('X-Memory-Space') ?? null})
       on conflict do nothing returning key`.execute(db);
     if (!claimed.rows.length) {
       const { rows } = await sql<any>`
@@ -90,6 +102,50 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> =>
     }
     const answer = await c.res.clone().json();
     await sql`
-      update idempotency_keys set status = ${c.res.status}, body = ${JSON.stringify(answer)}::jsonb
+      update idempotency_keys set status = ${c.res.status}, body = ${JSON.stringify(answer)}::jsonb,
+        space = coalesce(${c.get('space') ?? null}, space)
       where account_id = ${accountId} and key = ${key}`.execute(db);
+  };
+
+/**
+ * Holds each key to its requests a minute (a limited key's own rpm, else the account
+ * default), counted in the database so that the limit holds across API processes.
+ * Over it: 429 with Retry-After, the seconds until the minute turns.
+ */
+export const rateLimit = ({ db, accountRpm }: { db: Db; accountRpm: number }): MiddlewareHandler<AppEnv> =>
+  async function rateLimit(c, next) {
+    const caller = c.get('caller');
+    const limit = caller.rpm ?? accountRpm;
+    const { rows } = await sql<{ count: number; left: number }>`
+      insert into rate_counters (key_id, window_start, count) values (${caller.keyId}, date_trunc('minute', now()), 1)
+      on conflict (key_id, window_start) do update set count = rate_counters.count + 1
+      returning count, extract(epoch from date_trunc('minute', now()) + interval '1 minute' - now())::float8 as left`.execute(db);
+    const { count, left } = rows[0]!;
+    const retryAfter = String(Math.max(1, Math.ceil(left)));
+    c.header('X-RateLimit-Limit', String(limit));
+    c.header('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
+    if (count > limit) {
+      throw new HttpError('rate_limited', `This key may make ${limit} requests a minute; retry in ${retryAfter} s`, undefined, {
+        headers: { 'Retry-After': retryAfter, 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': '0' },
+      });
+    }
+    await next();
+  };
+
+/** The usage figures on every answer, as X-Memory-Usage-* headers (a limited key sees its space's share). */
+export const usageHeaders = ({ meter }: { meter: MeterContext }): MiddlewareHandler<AppEnv> =>
+  async function usageHeaders(c, next) {
+    await next();
+    const caller = c.get('caller');
+    const usage = await currentUsage(meter, caller.accountId, caller.limitedTo);
+    const headers: [string, string | number][] = [
+      ['Plan', usage.plan],
+      ['State', usage.state],
+      ['Learned-Tokens', usage.learned_tokens],
+      ['Included-Tokens', usage.included_tokens],
+      ['Waiting-Tokens', usage.waiting_tokens],
+      ['Answers', usage.answers],
+      ['Included-Answers', usage.included_answers],
+    ];
+    for (const [name, value] of headers) c.res.headers.set(`X-Memory-Usage-${name}`, String(value));
   };

@@ -22,6 +22,7 @@ export function resolveScope(c: Context<AppEnv>, field: string | undefined, opti
   }
   const named = field ?? header;
   if (named === undefined) {
+    c.set('space', caller.limitedTo ?? '');
     return { accountId: caller.accountId, space: caller.limitedTo ?? '' };
   }
   if (named.length > LIMITS.spaceChars) throw invalidField('space', `at most ${LIMITS.spaceChars} characters`);
@@ -31,5 +32,6 @@ export function resolveScope(c: Context<AppEnv>, field: string | undefined, opti
   if (caller.limitedTo !== null && space !== caller.limitedTo) {
     throw new HttpError('permission_denied', 'This key is limited to another space');
   }
+  c.set('space', space);
   return { accountId: caller.accountId, space };
 }

@@ -8,6 +8,8 @@ import type { Scope } from '../store/scope.js';
 import { countTextTokens } from '../meter/tokens.js';
 import { loadSourceContent } from '../store/source-repository.js';
 import type { SourceRow } from '../store/source-repository.js';
+import { readSourceText } from '../read/read-source.js';
+import type { ReadOptions } from '../read/read-source.js';
 import { completeJob } from './queue.js';
 import type { Job } from './queue.js';
 
@@ -19,6 +21,9 @@ function toStore(fact: LearnedFact): FactToStore {
     date: fact.date,
     fingerprint: factFingerprint(fact.text),
     sentence: fact.sentence,
+    context: fact.context,
+    before: fact.before,
+    slot: fact.slot,
   };
 }
 
@@ -34,14 +39,23 @@ export function factsOf(source: SourceRow): { facts: LearnedFact[]; tokens: numb
   return { facts: learnFromText(text, options), tokens: countTextTokens(text) };
 }
 
+/** How a worker learns sources. */
+export interface LearnSourceOptions {
+  /** The address guard and limits for reading pages (the safe defaults when absent). */
+  read?: ReadOptions;
+}
+
 /**
  * Learns one source: reads it, writes its facts, and finishes the source and its job in
  * one transaction, so that a crash either keeps all of it or none (and the job runs again).
  */
-export async function learnSource(db: Db, job: Job): Promise<void> {
+export async function learnSource(db: Db, job: Job, options: LearnSourceOptions = {}): Promise<void> {
   const scope: Scope = { accountId: job.accountId, space: job.space };
-  const source = await loadSourceContent(db, scope, job.sourceId);
-  if (!source) return; // deleted meanwhile; its job went with it
+  const loaded = await loadSourceContent(db, scope, job.sourceId);
+  if (!loaded) return; // deleted meanwhile; its job went with it
+  // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
+  const source = await readSourceText(db, job, loaded, options.read);
+  if (!source) return; // unreadable: the source has failed and its job is gone
   const read = factsOf(source);
   let facts = read.facts.map(toStore);
   let corrected = null;

@@ -12,6 +12,9 @@ export interface WorkerOptions {
   onError?: (error: unknown) => void;
   /** What a job does; learning a source by default. */
   run?: (db: Db, job: Job) => Promise<void>;
+  /** Housekeeping when no job is due (releasing waiting sources), at most once per `idleEveryMs`. */
+  onIdle?: () => Promise<unknown>;
+  idleEveryMs?: number;
 }
 
 /**
@@ -23,6 +26,7 @@ export class Worker {
   #running = false;
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
+  #idleAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -75,6 +79,14 @@ export class Worker {
         this.options.onError?.(error);
       }
       if (worked || !this.#running) continue;
+      if (this.options.onIdle && Date.now() - this.#idleAt >= (this.options.idleEveryMs ?? 5_000)) {
+        this.#idleAt = Date.now();
+        try {
+          if (await this.options.onIdle()) continue;
+        } catch (error) {
+          this.options.onError?.(error);
+        }
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.options.pollMs);
         function done() {

@@ -21,6 +21,8 @@ describe('learnFromMessages', () => {
         about: ['Caroline'],
         date: '2026-11-22',
         sentence: { text: 'I love hiking.', messageIndex: 0, start: 0, end: 14 },
+        context: "I love hiking. I'm going to Paris next month! My sister is a nurse.",
+        slot: null,
       },
       {
         text: 'Caroline is going to Paris in December 2026.',
@@ -28,6 +30,8 @@ describe('learnFromMessages', () => {
         about: ['Caroline', 'Paris'],
         date: '2026-11-22',
         sentence: { text: "I'm going to Paris next month!", messageIndex: 0, start: 15, end: 45 },
+        context: "I love hiking. I'm going to Paris next month! My sister is a nurse.",
+        slot: null,
       },
       {
         text: "Caroline's sister is a nurse.",
@@ -35,6 +39,8 @@ describe('learnFromMessages', () => {
         about: ['Caroline'],
         date: '2026-11-22',
         sentence: { text: 'My sister is a nurse.', messageIndex: 0, start: 46, end: 67 },
+        context: "I love hiking. I'm going to Paris next month! My sister is a nurse.",
+        slot: null,
       },
     ]);
   });

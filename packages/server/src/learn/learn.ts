@@ -7,6 +7,8 @@ import { factFingerprint } from './fingerprint.js';
 import { addName, findNames } from './names.js';
 import { rewriteQuestion } from './questions.js';
 import { splitSentences } from './segment.js';
+import { slotOf } from './slots.js';
+import { tidyRepeatedPossessives } from './wording.js';
 import type { Segment } from './segment.js';
 import { fillDroppedSubject, nameAt, resolvePersons } from './speaker.js';
 import type { Persons } from './speaker.js';
@@ -15,6 +17,8 @@ import { tokenize, tokensWithin } from './tokens.js';
 import type { Token } from './tokens.js';
 import type { Edit, LearnedFact, LearnOptions, ReadMessage } from './types.js';
 
+/** How much of a message (and of the one before it) is kept with each fact for search. */
+const CONTEXT_CHARS = 1_000;
 /** The label for "I" when the owner has no name. It is a role, not a name, so it is never in `about`. */
 const defaultOwner = 'The user';
 /** How an app reports an image the user shared: " [shares: a photo of a dog on a beach]". */
@@ -34,6 +38,8 @@ interface Passage {
   attribute: boolean;
   /** Names of the people talking, so that a name used to address someone is set aside. */
   addressees: readonly string[];
+  /** The message before this one in a conversation, kept with each fact for search. */
+  before?: string;
 }
 
 /** Facts from a note/page text (the writer is the owner). */
@@ -68,8 +74,11 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
     if (message.role !== 'tool' && message.name !== null && !named.includes(message.name)) named.push(message.name);
   }
   const facts: LearnedFact[] = [];
+  let before: string | undefined;
   for (const message of messages) {
     if (message.text.trim() === '') continue;
+    const previous = before;
+    before = message.text;
     const reference = message.at ?? options.writtenAt;
     if (message.role === 'tool') {
       learnPassage(
@@ -92,6 +101,7 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
         otherName: other,
         attribute: true,
         addressees: named,
+        before: previous,
       },
       facts,
     );
@@ -147,6 +157,18 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
     }
   }
   found.sort((a, b) => a.sentence.start - b.sentence.start);
+  // The message before is often the question a reply answers, and a reply answers at its
+  // opening: the first fact of a message (a shared image aside) holds it as its own context,
+  // the later ones with less weight.
+  const opening = found.find((fact) => !fact.sentence.text.startsWith('['));
+  for (const fact of found) {
+    fact.slot = slotOf(fact.text, fact.about);
+    if (passage.messageIndex === null) continue;
+    fact.context = passage.text.slice(0, CONTEXT_CHARS);
+    if (passage.before === undefined) continue;
+    if (fact === opening) fact.context += `\n${passage.before.slice(0, CONTEXT_CHARS)}`;
+    else fact.before = passage.before.slice(0, CONTEXT_CHARS);
+  }
   facts.push(...found);
 }
 
@@ -234,6 +256,10 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   if (selfNamed && passage.speakerName !== null) addName(about, passage.speakerName);
   if (resolved.other && passage.otherName !== null) addName(about, passage.otherName);
   for (const name of findNames(text, contentTokens, segment.start + content.start)) addName(about, name);
+  const people = [...about];
+  if (passage.persons.self !== null) people.push(passage.persons.self);
+  if (passage.persons.other !== null) people.push(passage.persons.other);
+  factText = tidyRepeatedPossessives(factText, people);
   // A rewrite may leave out part of the sentence; `about` names only what the fact mentions.
   const lowerText = factText.toLowerCase();
   const mentioned = about.filter((name) => lowerText.includes(name.toLowerCase()));

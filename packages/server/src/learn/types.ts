@@ -29,6 +29,12 @@ export interface LearnedFact {
   date: string;
   /** The sentence it came from: offsets into that message's read text (or into the note text), end exclusive. */
   sentence: { text: string; messageIndex: number | null; start: number; end: number };
+  /** The whole message the fact came from (conversations), indexed so its other words find it. */
+  context?: string;
+  /** The message before it in the conversation (often the question it answers). */
+  before?: string;
+  /** Subject and attribute of a fact that can change ("omar|home"); a later fact with the same slot replaces it. */
+  slot?: string | null;
 }
 
 export interface LearnOptions {

@@ -3,8 +3,15 @@ const QUESTION_WORDS = new Set([
   'what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how', 'did', 'does', 'do', 'is', 'are', 'was',
   'were', 'the', 'a', 'an', 'of', 'to', 'in', 'on', 'for', 'and', 'or', 'me', 'tell', 'about', 'know', 'you', 'your',
   'has', 'have', 'had', 'can', 'could', 'would', 'should', 'will', 'with', 'at', 'by', 'from', 'it', 'its', 'that',
-  'this', 'there', 'any', 'some', 'kind', 'kinds', 'type', 'types', 's',
+  'this', 'there', 'any', 'some', 'kind', 'kinds', 'type', 'types', 's', 'likely', 'probably', 'might', 'been', 'be', 'being',
+  'get', 'got', 'go', 'went', 'one', 'ones', 'thing', 'things', 'they', 'their', 'he', 'she', 'his', 'her', 'him', 'them',
+  'we', 'our', 'us', 'i', 'my', 'was', 'yet', 'ever', 'so', 'not', 'considered', 'think', 'say', 'said', 'mention', 'mentioned',
 ]);
+
+/** Whether the question asks for a time ("When did…", "What year…", "How long ago…"). */
+export function asksWhen(question: string): boolean {
+  return /\b(?:when|what (?:year|month|day|date|time)|which (?:year|month|day|date)|how long ago|since when)\b/i.test(question);
+}
 
 /** The meaningful words of a question, lower-cased, in order, without repeats. */
 export function queryTerms(question: string): string[] {

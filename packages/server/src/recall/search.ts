@@ -1,14 +1,17 @@
 import type { KindFilter, Labels } from '@engram/protocol';
 import type { Db } from '../store/database.js';
-import { lexemesOf, searchMemories } from '../store/memory-repository.js';
-import type { MemoryRow } from '../store/memory-repository.js';
+import { lexemesOf, loadMemories, rankMemories, searchMemories } from '../store/memory-repository.js';
+import type { LexemeHit, MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { queryTerms, questionNames } from './query.js';
+import { asksWhen, queryTerms, questionNames } from './query.js';
+import { relatedWords } from './synonyms.js';
 
 /** A recalled memory with its score (0..1). */
 export interface Recalled {
   row: MemoryRow;
   score: number;
+  /** The question asks for a time, and dated memories were preferred. */
+  when?: boolean;
 }
 
 /** What a recall finds: the best memories first, and how many matched in all. */
@@ -19,16 +22,47 @@ export interface RecallResult {
   empty: boolean;
 }
 
-/** Memories scoring below this are not evidence that anything is known. */
-export const KNOWN_THRESHOLD = 0.05;
+/**
+ * Something is known about a question when its best memory scores at least this. Calibrated
+ * on the LoCoMo dev set (bench/locomo, docs/benchmarks.md): questions nothing answers score
+ * below it far more often than answerable ones.
+ */
+const TUNE = JSON.parse(process.env.ENGRAM_TUNE ?? '{}');
+export const KNOWN_THRESHOLD = TUNE.known ?? 0.3;
 
-/** How many text matches are rescored before the best are kept. */
-const CANDIDATES = 200;
+/** Memories scoring below this are not returned at all (they share only a weak word or a synonym). */
+export const FLOOR = 0.08;
+
+/** How many of the best memories Postgres's rank re-orders, and how much it can add. */
+const RERANKED = 60;
+const RANK_WEIGHT = 0.1;
+
+const byScore = (left: { score: number; hit: LexemeHit }, right: { score: number; hit: LexemeHit }) =>
+  right.score - left.score || right.hit.id - left.hit.id;
+
+/** How much a word counts where it was found: in the fact or its names, the rest of its message, the message it answers. */
+const LEVEL_WEIGHT = [0, TUNE.d ?? 0.3, TUNE.c ?? 0.55, 1];
+/** A further fact of a message already listed keeps this share of its score (per fact before it). */
+const SAME_PASSAGE = TUNE.same ?? 0.85;
+/** A synonym or related form counts this much of the word itself. */
+const RELATED_WEIGHT = TUNE.rel ?? 0.5;
+/** A question word the space has never seen counts this much of the rarest word's weight (it may be a typo or phrasing). */
+const UNSEEN_WEIGHT = TUNE.unseen ?? 0.5;
+
+/** One meaningful word of the question with the lexemes that match it. */
+interface QueryWord {
+  own: number[];
+  related: number[];
+  name: boolean;
+}
 
 /**
  * The one ranking behind search, context and ask, over current memories: how much of the
- * question a memory covers (its stemmed words), Postgres's full-text rank, whether it is
- * about a name the question uses, and recency.
+ * question a memory covers, each word weighted by how rare it is in the space (inverse
+ * document frequency) and by where it matched (the fact itself, the rest of its message, or
+ * the message it answers), with synonyms and related word forms from WordNet counting half;
+ * plus Postgres's cover-density rank, whether the memory is about a person the question
+ * names, whether it carries a date when the question asks when, and recency.
  */
 export async function recall(
   db: Db,
@@ -36,29 +70,139 @@ export async function recall(
   question: string,
   options: { limit: number; kind: KindFilter; labels?: Labels },
 ): Promise<RecallResult> {
+  const nothing: RecallResult = { memories: [], total: 0, empty: true };
   const terms = queryTerms(question);
-  const lexemes = terms.length ? [...new Set(await lexemesOf(db, terms.join(' ')))] : [];
-  if (!lexemes.length) return { memories: [], total: 0, empty: true };
-  const rows = await searchMemories(db, scope, {
-    lexemes,
-    kind: options.kind,
-    labels: options.labels,
-    limit: CANDIDATES,
-  });
+  if (!terms.length) return nothing;
   const names = questionNames(question);
-  const newest = Math.max(0, ...rows.map((row) => row.created_at.getTime()));
-  const oldest = Math.min(newest, ...rows.map((row) => row.created_at.getTime()));
-  const scored = rows.map((row) => {
-    const own = new Set(row.lexemes);
-    const coverage = lexemes.filter((lexeme) => own.has(lexeme)).length / lexemes.length;
-    // ts_rank_cd with normalisation 32 is rank/(rank+1); doubling spreads the usual 0..0.5 range over 0..1.
-    const text = Math.min(1, Number(row.rank) * 2);
-    const about = row.about.map((name) => name.toLowerCase());
-    const nameHit = names.length && names.some((name) => about.some((known) => known.includes(name))) ? 1 : 0;
-    const recency = newest > oldest ? (row.created_at.getTime() - oldest) / (newest - oldest) : 1;
-    return { row, score: Math.min(1, 0.55 * coverage + 0.25 * text + 0.15 * nameHit + 0.05 * recency) };
+  const related = terms.map((term) => (names.includes(term) ? [] : relatedWords(term).filter((word) => !terms.includes(word))));
+  const lexemeLists = await lexemesOf(db, [...terms, ...related.flat()]);
+
+  const lexemes: string[] = [];
+  const position = (lexeme: string) => {
+    let index = lexemes.indexOf(lexeme);
+    if (index === -1) index = lexemes.push(lexeme) - 1;
+    return index;
+  };
+  const words: QueryWord[] = [];
+  let cursor = terms.length;
+  terms.forEach((term, index) => {
+    const own = lexemeLists[index].map(position);
+    const relatedLexemes = lexemeLists.slice(cursor, cursor + related[index].length).flat().map(position);
+    cursor += related[index].length;
+    if (own.length) words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), name: names.includes(term) });
   });
-  scored.sort((left, right) => right.score - left.score || right.row.id - left.row.id);
-  const kept = scored.filter((item) => item.score >= KNOWN_THRESHOLD);
-  return { memories: kept.slice(0, options.limit), total: kept.length, empty: kept.length === 0 };
+  if (!words.length) return nothing;
+
+  const factOnly = new Set(lexemes.filter((_, index) => !words.some((word) => word.own.includes(index))));
+  const { hits, total } = await searchMemories(db, scope, { lexemes, kind: options.kind, labels: options.labels, factOnly });
+  if (!hits.length) return nothing;
+
+  const when = asksWhen(question);
+  const scored = scoreHits(hits, total, words, lexemes.length, { names, when });
+  // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
+  const best = scored.slice(0, RERANKED);
+  const ranks = await rankMemories(db, scope, best.map((item) => item.hit.id), lexemes);
+  for (const item of best) item.score = Math.min(1, item.score + RANK_WEIGHT * Math.min(1, 2 * (ranks.get(item.hit.id) ?? 0)));
+  scored.sort(byScore);
+  diversify(scored);
+  const kept = scored.filter((item) => item.score >= FLOOR);
+  const judged = judge(kept, names);
+  if (process.env.ENGRAM_TUNE_LOG) (await import('node:fs')).appendFileSync(process.env.ENGRAM_TUNE_LOG, `${JSON.stringify({ question, judged })}\n`);
+  if (!kept.length || judged < KNOWN_THRESHOLD) return nothing;
+  const shown = kept.slice(0, options.limit);
+  const rows = await loadMemories(db, scope, shown.map((item) => item.hit.id));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const memories = shown
+    .map((item) => ({ row: byId.get(item.hit.id)!, score: item.score, when }))
+    .filter((item) => item.row !== undefined);
+  return { memories, total: kept.length, empty: false };
+}
+
+/** How many of the best memories the judgement looks at. */
+const JUDGED = 10;
+
+/**
+ * How well what is stored bears on the question, for the judgement whether anything is known:
+ * the most of the question's (weighted) words that one of the best memories says in its own
+ * words, its surroundings aside; when the question names a person the space knows, only
+ * memories about that person count ("What did Omar paint?" is not answered by what Ana painted).
+ */
+export function judge(scored: Scored[], names: string[]): number {
+  const aboutName = (hit: LexemeHit) => hit.about.some((known) => names.some((name) => isName(known, name)));
+  const relevant = names.length && scored.some((item) => aboutName(item.hit)) ? scored.filter((item) => aboutName(item.hit)) : scored;
+  return Math.max(0, ...relevant.slice(0, JUDGED).map((item) => item.direct));
+}
+
+const isName = (known: string, name: string) => {
+  const lower = known.toLowerCase();
+  return lower === name || lower.startsWith(`${name} `);
+};
+
+/**
+ * Several facts of one message share its context, so they tend to rank together; each
+ * further fact of a message already listed gives way a little to other messages' facts.
+ */
+function diversify(scored: Scored[]): void {
+  const listed = new Map<string, number>();
+  for (const item of scored) {
+    const count = listed.get(item.hit.passage) ?? 0;
+    if (count > 0) item.score *= SAME_PASSAGE ** count;
+    listed.set(item.hit.passage, count + 1);
+  }
+  scored.sort(byScore);
+}
+
+/** A memory's score, and how much of the question its own words (not its surroundings) cover. */
+export interface Scored {
+  hit: LexemeHit;
+  score: number;
+  direct: number;
+}
+
+/** Scores memories for a question's words; exported for tests. Best first. */
+export function scoreHits(
+  hits: LexemeHit[],
+  total: number,
+  words: QueryWord[],
+  lexemeCount: number,
+  cues: { names: string[]; when: boolean },
+): Scored[] {
+  const documents = Math.max(total, hits.length);
+  const frequency = new Array<number>(lexemeCount).fill(0);
+  for (const hit of hits) hit.levels.forEach((level, index) => level > 0 && (frequency[index] += 1));
+  const idf = frequency.map((count) => Math.log(1 + (documents - count + 0.5) / (count + 0.5)));
+  const rarest = Math.log(1 + (documents + 0.5) / 0.5);
+  const weights = words.map((word) => {
+    const seen = word.own.filter((lexeme) => frequency[lexeme] > 0);
+    if (!seen.length) return rarest * UNSEEN_WEIGHT;
+    return Math.max(...seen.map((lexeme) => idf[lexeme]));
+  });
+  const sum = weights.reduce((left, right) => left + right, 0);
+  const newest = Math.max(...hits.map((hit) => hit.created_at));
+  const oldest = Math.min(...hits.map((hit) => hit.created_at));
+
+  const scored = hits.map((hit) => {
+    let covered = 0;
+    let ownWords = 0;
+    words.forEach((word, index) => {
+      let match = 0;
+      for (const lexeme of word.own) match = Math.max(match, LEVEL_WEIGHT[hit.levels[lexeme]]);
+      if (word.own.some((lexeme) => hit.levels[lexeme] === 3)) ownWords += weights[index];
+      for (const lexeme of word.related) {
+        // A related word counts by its own rarity too: "go" for "moved" is worth little.
+        const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));
+        match = Math.max(match, RELATED_WEIGHT * share * LEVEL_WEIGHT[hit.levels[lexeme]]);
+      }
+      covered += weights[index] * match;
+    });
+    const coverage = sum > 0 ? covered / sum : 0;
+    const direct = sum > 0 ? ownWords / sum : 0;
+    const about = hit.about.map((name) => name.toLowerCase());
+    const named = cues.names.length > 0 && cues.names.some((name) => about.some((known) => known === name || known.startsWith(`${name} `)));
+    const recency = newest > oldest ? (hit.created_at - oldest) / (newest - oldest) : 1;
+    const score = 0.8 * coverage + (named ? 0.05 : 0) + (cues.when && hit.dated ? 0.05 : 0) + 0.02 * recency;
+    return { hit, score: Math.min(1, score), direct };
+  });
+  scored.sort(byScore);
+  return scored;
 }

@@ -21,6 +21,8 @@ export interface MemoryRow {
   sentence_end: number;
   created_at: Date;
   updated_at: Date;
+  /** Subject and attribute when the fact can change (given by loadMemories). */
+  slot?: string | null;
 }
 
 /** A fact ready to be stored. */
@@ -31,6 +33,12 @@ export interface FactToStore {
   date: string;
   fingerprint: string;
   sentence: { text: string; messageIndex: number | null; start: number; end: number };
+  /** The rest of the message the fact came from, indexed with a low weight. */
+  context?: string;
+  /** The message it answers (the one before it in a conversation), indexed with a lower weight. */
+  before?: string;
+  /** Subject and attribute ("omar|home"): a later fact with the same slot replaces this one. */
+  slot?: string | null;
 }
 
 const memoryColumns = sql`
@@ -131,7 +139,10 @@ export async function markWrong(transaction: Db, scope: Scope, id: number, corre
 /**
  * Stores a source's facts within the caller's transaction. A fact already current in the
  * space is linked to the source instead of stored twice; a fact marked wrong is not learned
- * again; learning the same source twice changes nothing. Returns the ids of new memories.
+ * again; learning the same source twice changes nothing. A new fact whose slot (subject and
+ * attribute) matches a current memory of an earlier or the same day replaces that memory:
+ * the old one is kept with status 'replaced', and both histories say so.
+ * Returns the ids of new memories and of those linked, and the pairs replaced.
  */
 export async function storeFacts(
   transaction: Db,
@@ -139,9 +150,10 @@ export async function storeFacts(
   sourceId: string,
   facts: FactToStore[],
   labels: Labels = {},
-): Promise<{ created: number[]; linked: number[] }> {
+): Promise<{ created: number[]; linked: number[]; replaced: { old: number; new: number }[] }> {
   const created: number[] = [];
   const linked: number[] = [];
+  const replaced: { old: number; new: number }[] = [];
   for (const fact of facts) {
     const { rows: known } = await sql<{ id: number; status: string }>`
       select m.id, m.status from memories m
@@ -154,13 +166,16 @@ export async function storeFacts(
     if (existing) {
       memoryId = existing.id;
     } else {
+      // The words around the fact are indexed with lower weights: C for the rest of its message,
+      // D for the message it answers; so "What do you paint?" / "Sunsets, mostly." is found by "paint".
       const { rows } = await sql<{ id: number }>`
         insert into memories (account_id, space, source_id, text, kind, date, about, labels, fingerprint,
-          sentence_text, message_index, sentence_start, sentence_end, tsv)
+          sentence_text, message_index, sentence_start, sentence_end, slot, tsv)
         values (${scope.accountId}, ${scope.space}, ${sourceId}, ${fact.text}, ${fact.kind}, ${fact.date}::date,
           ${fact.about}::text[], ${JSON.stringify(labels)}::jsonb, ${fact.fingerprint}, ${fact.sentence.text},
-          ${fact.sentence.messageIndex}, ${fact.sentence.start}, ${fact.sentence.end},
-          setweight(to_tsvector('english', ${fact.text}), 'A') || setweight(to_tsvector('simple', ${fact.about.join(' ')}), 'B'))
+          ${fact.sentence.messageIndex}, ${fact.sentence.start}, ${fact.sentence.end}, ${fact.slot ?? null},
+          setweight(to_tsvector('english', ${fact.text}), 'A') || setweight(to_tsvector('simple', ${fact.about.join(' ')}), 'B')
+            || setweight(to_tsvector('english', ${fact.context ?? ''}), 'C') || setweight(to_tsvector('english', ${fact.before ?? ''}), 'D'))
         returning id`.execute(transaction);
       memoryId = rows[0]!.id;
       isNew = true;
@@ -173,40 +188,134 @@ export async function storeFacts(
     await sql`
       insert into memory_events (memory_id, event, source_id) values (${memoryId}, ${isNew ? 'learned' : 'linked'}, ${sourceId})`.execute(transaction);
     (isNew ? created : linked).push(memoryId);
+    if (isNew && fact.slot) {
+      const { rows: older } = await sql<{ id: number }>`
+        update memories m set status = 'replaced', updated_at = now()
+        where ${inScope(scope)} and m.status = 'current' and m.slot = ${fact.slot} and m.id <> ${memoryId} and m.date <= ${fact.date}::date
+        returning m.id`.execute(transaction);
+      for (const { id } of older) {
+        await sql`insert into memory_events (memory_id, event, other_memory_id, source_id) values (${id}, 'replaced', ${memoryId}, ${sourceId})`.execute(transaction);
+        await sql`insert into memory_events (memory_id, event, other_memory_id, source_id) values (${memoryId}, 'replaces', ${id}, ${sourceId})`.execute(transaction);
+        replaced.push({ old: id, new: memoryId });
+      }
+    }
   }
-  return { created, linked };
+  return { created, linked, replaced };
 }
 
-/** A memory found by full-text search, with its raw rank and its own lexemes. */
-export interface RankedRow extends MemoryRow {
-  rank: number;
-  lexemes: string[];
-}
-
-/** The English lexemes (stemmed, stop words dropped) of a text, as Postgres indexes memories. */
-export async function lexemesOf(db: Db, text: string): Promise<string[]> {
+/** The English lexemes (stemmed, stop words dropped) of each word, as Postgres indexes memories; one call for all. */
+export async function lexemesOf(db: Db, words: string[]): Promise<string[][]> {
+  if (!words.length) return [];
   const { rows } = await sql<{ lexemes: string[] }>`
-    select tsvector_to_array(to_tsvector('english', ${text})) as lexemes`.execute(db);
-  return rows[0]?.lexemes ?? [];
+    select tsvector_to_array(to_tsvector('english', word)) as lexemes
+    from unnest(${words}::text[]) with ordinality as w(word, position) order by position`.execute(db);
+  return rows.map((row) => row.lexemes);
 }
+
+/** A memory sharing words with a query: how well each lexeme matched, before it is scored. */
+export interface LexemeHit {
+  id: number;
+  kind: MemoryKind;
+  about: string[];
+  /** The source and message it came from ("src_…:3"): memories of one message repeat each other's context. */
+  passage: string;
+  /** Whether the memory's own words carry a date (a year). */
+  dated: boolean;
+  created_at: number;
+  /**
+   * Per lexeme, where it was found: 3 in the memory's text or names, 2 only in the rest of
+   * its message, 1 only in the message it answers, 0 not at all.
+   */
+  levels: number[];
+}
+
+const quoteLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 /**
- * Current memories of the scope sharing any of the given lexemes, best text rank first.
- * The lexemes are already stemmed, so the query is built with the 'simple' configuration.
+ * Every current memory of the scope sharing any of the lexemes, with where each lexeme
+ * matched, and the number of current memories in the scope (for weighting rare words).
+ * The lexemes are already stemmed, so the query uses the 'simple' configuration. Where a
+ * lexeme matched is read from the memory's tsvector text: testing each lexeme in SQL, or
+ * ranking every match with ts_rank_cd, costs several times more.
  */
 export async function searchMemories(
   db: Db,
   scope: Scope,
-  options: { lexemes: string[]; kind: KindFilter; labels?: Labels; limit: number },
-): Promise<RankedRow[]> {
+  options: { lexemes: string[]; kind: KindFilter; labels?: Labels; factOnly?: ReadonlySet<string> },
+): Promise<{ hits: LexemeHit[]; total: number }> {
   const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
-  const tsquery = options.lexemes.map((lexeme) => `'${lexeme.replaceAll("'", "''")}'`).join(' | ');
-  const { rows } = await sql<RankedRow>`
-    select ${memoryColumns}, ts_rank_cd(m.tsv, query, 32) as rank, tsvector_to_array(m.tsv) as lexemes
-    from memories m join sources s on s.id = m.source_id, to_tsquery('simple', ${tsquery}) query
+  // Lexemes in factOnly (synonyms) bring in a memory only from its own words, not its surroundings.
+  const any = options.lexemes.map((lexeme) => quoteLexeme(lexeme) + (options.factOnly?.has(lexeme) ? ':AB' : '')).join(' | ');
+  const { rows } = await sql<{ id: number; kind: MemoryKind; about: string[]; created_at: number; tsv: string; passage: string }>`
+    select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at, m.tsv::text as tsv,
+      m.source_id || ':' || coalesce(m.message_index, -1) as passage
+    from memories m, to_tsquery('simple', ${any}) query
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and m.tsv @@ query
-      and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
-    order by rank desc, m.created_at desc, m.id desc
-    limit ${options.limit}`.execute(db);
-  return rows;
+      and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}`.execute(db);
+  const needles = options.lexemes.map((lexeme) => `${quoteLexeme(lexeme)}:`);
+  const hits = rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    about: row.about,
+    created_at: row.created_at,
+    dated: DATED_LEXEME.test(row.tsv),
+    passage: row.passage,
+    levels: needles.map((needle) => levelIn(row.tsv, needle)),
+  }));
+  return { hits, total: rows.length ? await currentCount(db, scope) : 0 };
+}
+
+/** A year in the memory's own words ("… on 7 May 2023"): the learner writes every date it resolves with its year. */
+const DATED_LEXEME = /'(?:1[89]|20)\d\d':[\d,A-D]*[AB]\b/;
+
+/** Current memories per scope, remembered for a few seconds: it only weighs rare words, so it need not be exact. */
+const countCache = new Map<string, { count: number; at: number }>();
+const COUNT_TTL_MS = 5_000;
+
+async function currentCount(db: Db, scope: Scope): Promise<number> {
+  const key = `${scope.accountId}\u0000${scope.space}`;
+  const cached = countCache.get(key);
+  if (cached && Date.now() - cached.at < COUNT_TTL_MS) return cached.count;
+  const { rows } = await sql<{ count: number }>`
+    select count(*)::int as count from memories m where ${inScope(scope)} and m.status = 'current'`.execute(db);
+  if (countCache.size > 10_000) countCache.clear();
+  countCache.set(key, { count: rows[0]!.count, at: Date.now() });
+  return rows[0]!.count;
+}
+
+/** Where a lexeme is in a tsvector's text ("'paint':1A,7C 'sunset':3"): 3 for weight A or B, 2 for C, 1 for D, 0 absent. */
+function levelIn(tsv: string, needle: string): number {
+  let at = tsv.indexOf(needle);
+  while (at > 0 && tsv.charCodeAt(at - 1) !== 32) at = tsv.indexOf(needle, at + 1);
+  if (at === -1) return 0;
+  let end = tsv.indexOf(' ', at + needle.length);
+  if (end === -1) end = tsv.length;
+  let level = 0;
+  for (const position of tsv.slice(at + needle.length, end).split(',')) {
+    const weight = position.charCodeAt(position.length - 1);
+    const found = weight === 65 || weight === 66 ? 3 : weight === 67 ? 2 : 1;
+    if (found > level) level = found;
+    if (level === 3) break;
+  }
+  return level;
+}
+
+/** Postgres's cover-density rank of some memories for the lexemes (weights D 0.1, C 0.2, B 0.4, A 1), by id. */
+export async function rankMemories(db: Db, scope: Scope, ids: number[], lexemes: string[]): Promise<Map<number, number>> {
+  if (!ids.length || !lexemes.length) return new Map();
+  const any = lexemes.map(quoteLexeme).join(' | ');
+  const { rows } = await sql<{ id: number; rank: number }>`
+    select m.id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', m.tsv, to_tsquery('simple', ${any}), 32) as rank
+    from memories m where ${inScope(scope)} and m.id = any(${ids}::int[])`.execute(db);
+  return new Map(rows.map((row) => [row.id, Number(row.rank)]));
+}
+
+/** Memories of the scope by id, in the order of the ids given. */
+export async function loadMemories(db: Db, scope: Scope, ids: number[]): Promise<MemoryRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await sql<MemoryRow>`
+    select ${memoryColumns}, m.slot from memories m join sources s on s.id = m.source_id
+    where ${inScope(scope)} and m.id = any(${ids}::int[])`.execute(db);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)).filter((row): row is MemoryRow => row !== undefined);
 }

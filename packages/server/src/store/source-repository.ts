@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import type { Source, SourceKind, SourceStatus } from '@engram/protocol';
 import type { Db } from './database.js';
+import { readMessages } from '../learn/index.js';
+import type { MessageInput } from '../learn/index.js';
+import { countTextTokens } from '../meter/tokens.js';
 import { newSourceId } from './ids.js';
+import { storeRawPassages } from './passage-repository.js';
 import type { Scope } from './scope.js';
 
 /** A source row as stored. */
@@ -35,6 +39,17 @@ export interface NewSource {
   messages?: unknown[] | null;
   correctsMemoryId?: number | null;
   tokens: number;
+  /** Kept and searchable now, learned when the plan allows (usage over): no job, raw passages instead. */
+  waiting?: boolean;
+}
+
+/** Tokens of what a source holds, counted at save time (a page's are known once it is read). */
+function tokensOf(source: NewSource): number {
+  if (source.tokens) return source.tokens;
+  if (source.messages) {
+    return readMessages(source.messages as MessageInput[]).reduce((sum, message) => sum + countTextTokens(message.text), 0);
+  }
+  return source.body ? countTextTokens(source.body) : 0;
 }
 
 /** Opens a space on its first write. */
@@ -55,15 +70,21 @@ export async function insertSource(transaction: Db, scope: Scope, source: NewSou
   {
     await ensureSpace(transaction, scope);
     const id = newSourceId();
-    await sql`
-      insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens)
+    const status = source.waiting ? 'waiting' : 'queued';
+    const inserted = await sql<{ written_at: Date }>`
+      insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status)
       values (${id}, ${scope.accountId}, ${scope.space}, ${source.kind}, ${source.title ?? null}, ${source.url ?? null},
               ${source.path ?? null}, ${source.body ?? null},
               ${source.messages ? JSON.stringify(source.messages) : null}::jsonb,
-              ${source.correctsMemoryId ?? null}, ${source.tokens})`.execute(transaction);
-    await sql`
-      insert into jobs (account_id, space, source_id, max_attempts)
-      values (${scope.accountId}, ${scope.space}, ${id}, ${maxAttempts})`.execute(transaction);
+              ${source.correctsMemoryId ?? null}, ${tokensOf(source)}, ${status})
+      returning written_at`.execute(transaction);
+    if (source.waiting) {
+      await storeRawPassages(transaction, scope, { id, body: source.body, messages: source.messages }, inserted.rows[0]!.written_at);
+    } else {
+      await sql`
+        insert into jobs (account_id, space, source_id, max_attempts)
+        values (${scope.accountId}, ${scope.space}, ${id}, ${maxAttempts})`.execute(transaction);
+    }
     return (await findSource(transaction, scope, id))!;
   }
 }
@@ -72,7 +93,7 @@ const sourceColumns = sql`
   s.id, s.account_id, s.space, s.kind, s.title, s.url, s.path, s.status, s.error, s.corrects_memory_id,
   s.tokens, s.written_at, s.created_at, s.learned_at,
   (select count(*)::int from memory_sources ms join memories m on m.id = ms.memory_id
-    where ms.source_id = s.id and m.status = 'current') as memories`;
+    where ms.source_id = s.id and m.status = 'current' and not m.raw) as memories`;
 
 /** One source of the scope, without its body. */
 export async function findSource(db: Db, scope: Scope, id: string): Promise<SourceRow | null> {

@@ -18,8 +18,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Calls the real test server. */
-export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+/** Calls the real test server (or another, with `base`). */
+export async function call<T = any>(method: string, path: string, options: CallOptions & { base?: string } = {}): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? inject('engramKey') : options.key;
   if (key !== null) headers.Authorization = `Bearer ${key}`;
@@ -28,7 +28,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
   if (options.raw !== undefined) body = options.raw;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
-  const response = await fetch(`${inject('engramUrl')}${path}`, { method, headers, body });
+  const response = await fetch(`${options.base ?? inject('engramUrl')}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -35,6 +35,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 export default async function setup(project: TestProject) {
   const database = await createTestDatabase();
   const server = await startTestServer(project, { DATABASE_URL: database.url });
+  project.provide('engramDatabaseUrl', database.url);
   return async () => {
     await server.close();
     await database.drop();

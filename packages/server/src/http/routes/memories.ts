@@ -19,17 +19,27 @@ import { countMemories, deleteMemory, findMemory, listMemories, markWrong, memor
 import type { Scope } from '../../store/scope.js';
 import { addSource, findSource, insertSource, toSourceRecord } from '../../store/source-repository.js';
 import type { NewSource } from '../../store/source-repository.js';
+import { admitSave } from '../../meter/metering.js';
+import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { fromZodError, HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
+import { parsePageUrl } from '../../read/fetch-page.js';
 
 const idParams = z.object({ memory_id: IntIdSchema });
 
 /** What a save stores, from its validated input. */
 function newSourceFrom(input: AddMemoryRequest): NewSource {
   if (input.url !== undefined) {
-    throw invalidField('url', 'reading web pages by address is not available on this server yet; send the text instead');
+    // Only the address is checked here; the page is read once, by a worker, through the address guard.
+    let url: URL;
+    try {
+      url = parsePageUrl(input.url.trim());
+    } catch (error) {
+      throw invalidField('url', (error as Error).message);
+    }
+    return { kind: 'page', title: input.title ?? null, url: url.toString(), tokens: 0 };
   }
   if (input.messages !== undefined) {
     return { kind: 'conversation', title: input.title ?? null, messages: input.messages, tokens: 0 };
@@ -53,7 +63,8 @@ export function memoryRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      const source = await addSource(db, scope, newSourceFrom(input), config.maxAttempts);
+      const admitted = await admitSave(meterOf(deps), scope.accountId);
+      const source = await addSource(db, scope, { ...newSourceFrom(input), waiting: admitted === 'wait' }, config.maxAttempts);
       deps.onSourceAdded?.();
       return c.json({ source: toSourceRecord(source) }, 201);
     },
@@ -73,12 +84,18 @@ export function memoryRoutes(deps: AppDeps) {
       if (space !== undefined) resolveScope(c, space);
       const results: BatchRow[] = [];
       const accepted: { index: number; scope: Scope; source: NewSource }[] = [];
+      // One usage judgement for the whole batch: every item belongs to the same account.
+      const admitted = await admitSave(meterOf(deps), c.get('caller').accountId).catch((error: unknown) => {
+        if (error instanceof HttpError) return error;
+        throw error;
+      });
       items.forEach((item, index) => {
         try {
           const parsed = AddMemoryRequestSchema.safeParse(item);
           if (!parsed.success) throw fromZodError(parsed.error, 'item');
           const scope = resolveScope(c, parsed.data.space ?? space);
-          accepted.push({ index, scope, source: newSourceFrom(parsed.data) });
+          if (admitted instanceof HttpError) throw admitted;
+          accepted.push({ index, scope, source: { ...newSourceFrom(parsed.data), waiting: admitted === 'wait' } });
         } catch (error) {
           if (!(error instanceof HttpError)) throw error;
           results.push({ index, ok: false, error: { type: error.type, message: error.message, details: error.details } });
@@ -153,13 +170,22 @@ export function memoryRoutes(deps: AppDeps) {
       const { memory_id } = c.req.valid('param');
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
+      // Marking a memory wrong is never refused; past the plan, only learning the correction waits.
+      const admitted = await admitSave(meterOf(deps), scope.accountId).catch(() => 'wait' as const);
       const source = await db.transaction().execute(async (transaction) => {
         const current = await findMemory(transaction, scope, memory_id);
         if (!current) throw new HttpError('not_found', `No memory ${memory_id} in this space`);
         const stored = await insertSource(
           transaction,
           scope,
-          { kind: 'note', title: `Correction of memory ${memory_id}`, body: input.text, correctsMemoryId: memory_id, tokens: 0 },
+          {
+            kind: 'note',
+            title: `Correction of memory ${memory_id}`,
+            body: input.text,
+            correctsMemoryId: memory_id,
+            tokens: 0,
+            waiting: admitted === 'wait',
+          },
           config.maxAttempts,
         );
         const previous = await markWrong(transaction, scope, memory_id, input.text, stored.id);

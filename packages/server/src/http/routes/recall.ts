@@ -13,6 +13,9 @@ import { answerOffline } from '../../recall/ask.js';
 import { renderContext } from '../../recall/context-block.js';
 import { recall } from '../../recall/search.js';
 import type { Recalled } from '../../recall/search.js';
+import { periodOf } from '../../meter/usage.js';
+import { addAnswer } from '../../store/usage-repository.js';
+import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { errorResponses, jsonBody, jsonResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
@@ -58,6 +61,7 @@ export function recallRoutes(deps: AppDeps) {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
       const found = await recall(db, scope, input.question, { limit: input.limit, kind: input.kind, labels: input.labels });
+      await addAnswer(db, scope, periodOf(meterOf(deps).now()).start);
       const rows = found.memories.map((item) => item.row);
       return c.json(
         {
@@ -85,6 +89,7 @@ export function recallRoutes(deps: AppDeps) {
       const scope = resolveScope(c, input.space);
       const found = await recall(db, scope, input.question, { limit: 12, kind: 'all', labels: input.labels });
       const answer = answerOffline(found.memories, found.empty);
+      await addAnswer(db, scope, periodOf(meterOf(deps).now()).start);
       return c.json({ question: input.question, ...answer, memories: records(found.memories) }, 200);
     },
   );

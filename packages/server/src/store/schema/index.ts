@@ -1,5 +1,8 @@
 import type { Migration } from '../migrations.js';
 import { initial } from './0001-initial.js';
+import { limitsAndUsage } from './0002-limits-and-usage.js';
+import { memorySlots } from './0003-memory-slots.js';
+import { sourceFiles } from './0004-source-files.js';
 
 /** Every migration, in order. Each lives in its own numbered file. */
-export const migrations: Migration[] = [initial];
+export const migrations: Migration[] = [initial, limitsAndUsage, memorySlots, sourceFiles];

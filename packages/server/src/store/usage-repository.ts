@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { Plan } from '@engram/protocol';
+import type { AccountPlan, UsageFigures } from '../meter/usage.js';
+import type { Db } from './database.js';
+import type { Scope } from './scope.js';
+
+/** An account's plan settings; null when there is no such account. */
+export async function findAccountPlan(db: Db, accountId: number): Promise<AccountPlan | null> {
+  const { rows } = await sql<any>`
+    select id, plan, trial_ends_at, extra_on, extra_cap_usd from accounts where id = ${accountId}`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  return { id: row.id, plan: row.plan, trialEndsAt: row.trial_ends_at, extraOn: row.extra_on, extraCapUsd: Number(row.extra_cap_usd) };
+}
+
+/** Sets an account's plan; choosing a paid plan ends the trial. */
+export async function setPlan(db: Db, accountId: number, plan: Plan): Promise<boolean> {
+  const { rows } = await sql`
+    update accounts set plan = ${plan},
+      trial_ends_at = case when ${plan} = 'free' then trial_ends_at else least(trial_ends_at, now()) end
+    where id = ${accountId} returning id`.execute(db);
+  return rows.length > 0;
+}
+
+/** Switches extra learning on (with its monthly cap) or off. */
+export async function setExtra(db: Db, accountId: number, on: boolean, capUsd?: number): Promise<boolean> {
+  const { rows } = await sql`
+    update accounts set extra_on = ${on}, extra_cap_usd = coalesce(${capUsd ?? null}::numeric, extra_cap_usd)
+    where id = ${accountId} returning id`.execute(db);
+  return rows.length > 0;
+}
+
+/** Adds learned tokens to a space's count for the period. */
+export async function addLearnedTokens(db: Db, scope: Scope, periodStart: Date, tokens: number): Promise<void> {
+  await sql`
+    insert into usage_counters (account_id, space, period_start, learned_tokens)
+    values (${scope.accountId}, ${scope.space}, ${periodStart}, ${tokens})
+    on conflict (account_id, period_start, space) do update set learned_tokens = usage_counters.learned_tokens + excluded.learned_tokens`.execute(db);
+}
+
+/** Counts one written answer or context block for a space. */
+export async function addAnswer(db: Db, scope: Scope, periodStart: Date): Promise<void> {
+  await sql`
+    insert into usage_counters (account_id, space, period_start, answers)
+    values (${scope.accountId}, ${scope.space}, ${periodStart}, 1)
+    on conflict (account_id, period_start, space) do update set answers = usage_counters.answers + 1`.execute(db);
+}
+
+/** The period's figures of an account, or of one of its spaces when `space` is given. */
+export async function usageFigures(db: Db, accountId: number, periodStart: Date, space: string | null = null): Promise<UsageFigures> {
+  const spaceFilter = space === null ? sql`true` : sql`space = ${space}`;
+  const [counted, waiting] = await Promise.all([
+    sql<any>`
+      select coalesce(sum(learned_tokens), 0)::bigint as learned, coalesce(sum(answers), 0)::bigint as answers
+      from usage_counters where account_id = ${accountId} and period_start = ${periodStart} and ${spaceFilter}`.execute(db),
+    sql<any>`
+      select coalesce(sum(greatest(tokens, 100)), 0)::bigint as waiting from sources
+      where account_id = ${accountId} and status = 'waiting' and ${spaceFilter}`.execute(db),
+  ]);
+  return {
+    learnedTokens: Number(counted.rows[0].learned),
+    answers: Number(counted.rows[0].answers),
+    waitingTokens: Number(waiting.rows[0].waiting),
+  };
+}
+
+/** Accounts holding sources that wait for the plan to allow learning. */
+export async function accountsWithWaiting(db: Db): Promise<number[]> {
+  const { rows } = await sql<{ account_id: number }>`select distinct account_id from sources where status = 'waiting'`.execute(db);
+  return rows.map((row) => row.account_id);
+}
+
+/** Queues an account's waiting sources for learning again, oldest first. Returns how many. */
+export async function releaseWaiting(db: Db, accountId: number, maxAttempts: number): Promise<number> {
+  return db.transaction().execute(async (transaction) => {
+    const { rows } = await sql<{ id: string; space: string }>`
+      update sources set status = 'queued' where account_id = ${accountId} and status = 'waiting' returning id, space`.execute(transaction);
+    for (const row of rows) {
+      await sql`
+        insert into jobs (account_id, space, source_id, max_attempts) values (${accountId}, ${row.space}, ${row.id}, ${maxAttempts})
+        on conflict (source_id) do update set run_at = now(), locked_at = null`.execute(transaction);
+    }
+    return rows.length;
+  });
+}
+
+/** Deletes rate counters of minutes long past. */
+export async function sweepRateCounters(db: Db): Promise<void> {
+  await sql`delete from rate_counters where window_start < now() - interval '5 minutes'`.execute(db);
+}

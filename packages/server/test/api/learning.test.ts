@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { call, freshSpace, saveAndLearn } from './helpers.js';
+
+async function memoriesOf(space: string): Promise<{ id: number; text: string; status: string }[]> {
+  return (await call('GET', '/v1/memories?limit=200', { space })).body.memories;
+}
+
+describe('learning: merging and updating', () => {
+  it('stores a fact said twice once, and links the second source to it', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Priya works as a marine biologist in Cork.' });
+    const second = await saveAndLearn(space, { text: 'Priya works as a marine biologist in Cork.' });
+    const memories = await memoriesOf(space);
+    expect(memories.filter((memory) => /marine biologist/.test(memory.text))).toHaveLength(1);
+    const detail = await call('GET', `/v1/memories/${memories[0].id}`, { space });
+    expect(detail.body.history.map((event: { event: string }) => event.event)).toEqual(['learned', 'linked']);
+    expect(detail.body.history[1].source_id).toBe(second.id);
+  });
+
+  it('replaces what a later fact changes, keeps both in the history, and recalls the current one', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { messages: [{ role: 'user', name: 'Omar', content: 'I live in Lisbon.', at: '2026-03-01T10:00:00Z' }] });
+    const [lisbon] = await memoriesOf(space);
+    expect(lisbon.text).toBe('Omar lives in Lisbon.');
+    await saveAndLearn(space, { messages: [{ role: 'user', name: 'Omar', content: 'I moved to Berlin last month.', at: '2026-06-10T10:00:00Z' }] });
+
+    const current = await memoriesOf(space);
+    expect(current.map((memory) => memory.text)).toEqual(['Omar moved to Berlin in May 2026.']);
+    const old = await call('GET', `/v1/memories/${lisbon.id}`, { space });
+    expect(old.body.memory.status).toBe('replaced');
+    expect(old.body.history.map((event: { event: string; memory_id?: number }) => [event.event, event.memory_id ?? null])).toEqual([
+      ['learned', null],
+      ['replaced', current[0].id],
+    ]);
+    const now = await call('GET', `/v1/memories/${current[0].id}`, { space });
+    expect(now.body.history.map((event: { event: string }) => event.event)).toEqual(['learned', 'replaces']);
+    expect(now.body.history[1].memory_id).toBe(lisbon.id);
+
+    const found = await call('POST', '/v1/search', { body: { q: 'Where does Omar live?', space } });
+    expect(found.body.memories.map((memory: { text: string }) => memory.text)).toEqual(['Omar moved to Berlin in May 2026.']);
+    const asked = await call('POST', '/v1/ask', { body: { question: 'Where does Omar live?', space } });
+    expect(asked.body.answer).toMatch(/Berlin/);
+    expect(asked.body.answer).not.toMatch(/Lisbon/);
+    expect(asked.body.clash).toBe(false);
+  });
+
+  it('does not let an older fact replace a newer one', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { messages: [{ role: 'user', name: 'Ana', content: 'I live in Porto.', at: '2026-06-01T10:00:00Z' }] });
+    await saveAndLearn(space, { messages: [{ role: 'user', name: 'Ana', content: 'I live in Faro.', at: '2025-01-01T10:00:00Z' }] });
+    const texts = (await memoriesOf(space)).map((memory) => memory.text).sort();
+    expect(texts).toEqual(['Ana lives in Faro.', 'Ana lives in Porto.']);
+    const asked = await call('POST', '/v1/ask', { body: { question: 'Where does Ana live?', space } });
+    expect(asked.body.clash).toBe(true);
+  });
+});
+
+describe('learning: recall of facts by the words around them', () => {
+  it('finds an answer by the question it answered, and judges unrelated questions empty', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', name: 'Caroline', content: 'What instrument do you play these days?', at: '2023-07-01T10:00:00Z' },
+        { role: 'user', name: 'Melanie', content: 'The clarinet, since I was a kid. I also run most mornings.', at: '2023-07-01T10:01:00Z' },
+        { role: 'user', name: 'Caroline', content: 'I went to a pride parade last Saturday with friends.', at: '2023-07-01T10:02:00Z' },
+      ],
+    });
+    const found = await call('POST', '/v1/search', { body: { q: 'What instrument does Melanie play?', space } });
+    expect(found.body.memories[0].text).toMatch(/clarinet/);
+    const when = await call('POST', '/v1/ask', { body: { question: 'When did Caroline go to the pride parade?', space } });
+    expect(when.body.answer).toMatch(/^Saturday,? 24 June 2023/);
+    for (const question of ['What is the capital of Peru?', 'How many moons does Neptune have?']) {
+      const context = await call('POST', '/v1/context', { body: { question, space } });
+      expect(context.body.empty).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { call, expectError } from '../api/helpers.js';
+
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const run = promisify(execFile);
+
+/** Runs the built `engram` command against the test server's database. */
+async function engram(...args: string[]) {
+  const { stdout } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATABASE_URL: inject('engramDatabaseUrl') } });
+  return stdout;
+}
+
+beforeAll(() => {
+  if (!existsSync(cli)) throw new Error(`Build first (npm run build): ${cli} is missing`);
+});
+
+describe('the engram command for operators', () => {
+  it('makes an account, sets its plan and extra learning, and makes and revokes its keys', async () => {
+    const name = `acme-${Date.now()}`;
+    const created = await engram('accounts', 'create', name);
+    const [, id] = /Account (\d+)/.exec(created)!;
+    const firstKey = created.trim().split('\n').at(-1)!;
+    expect(firstKey).toMatch(/^egk_/);
+    expect(await engram('accounts', 'list')).toContain(`${id}\t${name}\tfree`);
+
+    const before = await call('GET', '/v1/usage', { key: firstKey });
+    expect(before.body).toMatchObject({ plan: 'free', trial: true, extra_on: false });
+
+    await engram('plan', 'set', id!, 'max');
+    await engram('extra', 'on', '--cap', '7', '--account', id!);
+    const after = await call('GET', '/v1/usage', { key: firstKey });
+    expect(after.body).toMatchObject({ plan: 'max', trial: false, extra_on: true, extra_cap_usd: 7, included_tokens: 100_000_000 });
+
+    const second = (await engram('keys', 'create', '--account', id!, '--name', 'ci')).trim();
+    expect((await call('GET', '/v1/memories', { key: second })).status).toBe(200);
+    const listed = await engram('keys', 'list', '--account', id!);
+    const line = listed.split('\n').find((row) => row.includes(second.slice(0, 8)))!;
+    await engram('keys', 'revoke', line.split('\t')[0]!, '--account', id!);
+    expectError(await call('GET', '/v1/memories', { key: second }), 401, 'authentication_error');
+    // The other account's memory is out of this key's reach, and the first key still works.
+    expect((await call('GET', '/v1/memories', { key: firstKey })).body.total).toBe(0);
+  });
+});
