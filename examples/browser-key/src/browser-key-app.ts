@@ -15,10 +15,11 @@ function userOf(request: Request): string | undefined {
 
 /**
  * A backend that gives the signed-in user's page a key limited to that user's space. The page
- * calls Engram with it at `/engram/v1/*`, through `engramProxy()` on this same origin, since
- * Engram sends no CORS headers. The account key never leaves this process.
+ * calls Engram directly with it, at `engramURL` (Engram answers browsers' CORS preflights); with
+ * `proxy: true` it calls through `engramProxy()` on this same origin instead, for an Engram the
+ * browser cannot reach. The account key never leaves this process.
  */
-export function createBrowserKeyApp({ engram }: { engram: Engram }) {
+export function createBrowserKeyApp({ engram, engramURL, proxy = false }: { engram: Engram; engramURL: string; proxy?: boolean }) {
   const app = express();
   app.get('/login', (request, response) => {
     const user = String(request.query.user ?? '').trim();
@@ -28,11 +29,16 @@ export function createBrowserKeyApp({ engram }: { engram: Engram }) {
     }
     response.cookie('user', user, { httpOnly: true, sameSite: 'strict' }).redirect('/');
   });
-  app.use(
-    '/engram',
-    engramKeys({ client: engram, spaceFor: userOf, rpm: 60, ttl: 15 * 60_000, route: '/key', publicBaseURL: '/engram' }),
-    engramProxy(),
-  );
+  const keys = engramKeys({
+    client: engram,
+    spaceFor: userOf,
+    rpm: 60,
+    ttl: 15 * 60_000,
+    route: '/key',
+    publicBaseURL: proxy ? '/engram' : engramURL,
+  });
+  if (proxy) app.use('/engram', keys, engramProxy());
+  else app.use('/engram', keys);
   app.post('/logout', async (request, response) => {
     response.clearCookie('user').sendStatus(204);
   });

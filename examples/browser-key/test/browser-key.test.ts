@@ -22,7 +22,9 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   server = await new Promise((resolve) => {
-    const listening = createBrowserKeyApp({ engram }).listen(0, '127.0.0.1', () => resolve(listening));
+    const listening = createBrowserKeyApp({ engram, engramURL: inject('browserEngramUrl') }).listen(0, '127.0.0.1', () =>
+      resolve(listening),
+    );
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   if (runs) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -38,10 +40,15 @@ it.skipIf(!runs)('a page gets a limited key from its backend, saves and recalls 
   const seen: string[] = []; // every header and body the page sent or received
   const authorizations: string[] = [];
   const origins = new Set<string>();
+  const engramOrigin = new URL(inject('browserEngramUrl')).origin;
   page.on('request', (request) => {
     seen.push(JSON.stringify(request.headers()), request.postData() ?? '');
     const authorization = request.headers().authorization;
-    if (authorization) authorizations.push(authorization);
+    if (authorization) {
+      authorizations.push(authorization);
+      // The key goes to Engram only, never back to the app.
+      expect(new URL(request.url()).origin).toBe(engramOrigin);
+    }
     origins.add(new URL(request.url()).origin);
   });
   page.on('response', async (response) => {
@@ -59,7 +66,8 @@ it.skipIf(!runs)('a page gets a limited key from its backend, saves and recalls 
   await page.click('#ask');
   await expect.poll(() => page.textContent('#answer'), { timeout: 10_000 }).toMatch(/cello/);
 
-  expect([...origins]).toEqual([url]); // the page talked to its own origin only
+  // The page talked to its own backend (for the key) and to Engram directly, nothing else.
+  expect([...origins].sort()).toEqual([url, engramOrigin].sort());
   // The page held a limited key only.
   expect(authorizations.length).toBeGreaterThanOrEqual(3);
   for (const authorization of authorizations) expect(authorization).toMatch(/^Bearer egs_/);

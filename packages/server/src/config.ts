@@ -32,6 +32,8 @@ export interface Config {
   urlMaxRedirects: number;
   /** Largest file accepted by POST /v1/memories/file, in bytes. */
   uploadMaxBytes: number;
+  /** Origins allowed to call from a browser: '*' (default) or a comma-separated list. */
+  corsOrigins: string;
   /** Optional OpenAI-compatible model. */
   llm: { baseUrl: string; apiKey: string | null; model: string } | null;
 }
@@ -80,6 +82,7 @@ export function loadConfig(env: Env = process.env): Config {
     urlTimeoutMs: integer(env, 'ENGRAM_URL_TIMEOUT_MS', 15_000, 50, 600_000),
     urlMaxRedirects: integer(env, 'ENGRAM_URL_MAX_REDIRECTS', 5, 0, 20),
     uploadMaxBytes: integer(env, 'ENGRAM_UPLOAD_MAX_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    corsOrigins: env.ENGRAM_CORS_ORIGINS?.trim() || '*',
     llm: llmBaseUrl
       ? { baseUrl: llmBaseUrl, apiKey: env.ENGRAM_LLM_API_KEY?.trim() || null, model: env.ENGRAM_LLM_MODEL?.trim() || 'gpt-4o-mini' }
       : null,

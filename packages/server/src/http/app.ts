@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorType } from '@engram/protocol';
 import { meterOf } from './context.js';
@@ -46,6 +47,28 @@ export function createApp(deps: AppDeps) {
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
 
+  // Browsers holding a limited key call Engram directly. Keys travel in a header, never in
+  // cookies, so any origin may call unless the operator narrows it.
+  app.use(
+    '/v1/*',
+    cors({
+      origin: deps.config.corsOrigins === '*' ? '*' : deps.config.corsOrigins.split(',').map((origin) => origin.trim()),
+      allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowHeaders: ['Authorization', 'Content-Type', 'X-Memory-Space', 'Idempotency-Key'],
+      exposeHeaders: [
+        'X-Request-ID',
+        'Retry-After',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'Idempotent-Replayed',
+        'X-Should-Retry',
+        ...['Plan', 'State', 'Learned-Tokens', 'Included-Tokens', 'Waiting-Tokens', 'Answers', 'Included-Answers'].map(
+          (name) => `X-Memory-Usage-${name}`,
+        ),
+      ],
+      maxAge: 600,
+    }),
+  );
   app.use('/v1/*', async (c, next) => {
     if (c.req.path === '/v1/openapi.json') return next();
     return authenticate({ db: deps.db, now: deps.now })(c, next);

@@ -67,3 +67,27 @@ describe('the HTTP edge', () => {
     expect(['pglite', 'postgres']).toContain(inject('engramStore'));
   });
 });
+
+describe('calls from a browser', () => {
+  it('answers a CORS preflight without a key, allowing the headers a client sends', async () => {
+    const reply = await call('OPTIONS', '/v1/context', {
+      key: null,
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type, x-memory-space',
+      },
+    });
+    expect(reply.status).toBe(204);
+    expect(reply.headers.get('access-control-allow-origin')).toBe('*');
+    expect(reply.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-memory-space');
+  });
+
+  it('exposes the request id and usage headers to the page', async () => {
+    const reply = await call('GET', '/v1/memories', { headers: { Origin: 'https://app.example' } });
+    expect(reply.status).toBe(200);
+    const exposed = reply.headers.get('access-control-expose-headers')?.toLowerCase() ?? '';
+    expect(exposed).toContain('x-request-id');
+    expect(exposed).toContain('x-memory-usage-state');
+  });
+});
