@@ -16,6 +16,7 @@ import { setExtra, setPlan } from './store/usage-repository.js';
 import { openStore } from './store/database.js';
 import { migrate } from './store/migrations.js';
 import { startServer } from './server.js';
+import { runImport } from './import/run-import.js';
 
 const USAGE = `engram: per-user long-term memory for AI apps
 
@@ -32,6 +33,10 @@ Usage:
                                    make an account key (shown once)
   engram keys list [--account ID]  list an account's keys
   engram keys revoke ID [--account ID]
+  engram import DIR --space SPACE [--watch]
+                                   write DIR's .md, .markdown and .txt files as files of SPACE on a running
+                                   server (ENGRAM_BASE_URL, ENGRAM_API_KEY), skipping unchanged ones;
+                                   --watch keeps the space in step with DIR
 
 Store: PGlite in ENGRAM_DATA_DIR (default ./.engram), or PostgreSQL when DATABASE_URL is set.`;
 
@@ -68,7 +73,14 @@ async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { account: { type: 'string' }, name: { type: 'string' }, cap: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      account: { type: 'string' },
+      name: { type: 'string' },
+      cap: { type: 'string' },
+      space: { type: 'string' },
+      watch: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   const [command, sub, ...rest] = positionals;
   const accountId = values.account === undefined ? 1 : Number(values.account);
@@ -104,6 +116,12 @@ async function main(argv: string[]): Promise<void> {
         await Promise.all(workers.map((worker) => worker.stop()));
         await store.close();
       });
+      return;
+    }
+    case 'import': {
+      if (!sub) fail('import takes a folder: engram import DIR --space SPACE');
+      if (!values.space?.trim()) fail('import needs --space SPACE (files are kept in a named space)');
+      await runImport({ dir: sub, space: values.space, watch: values.watch ?? false });
       return;
     }
     case 'migrate': {

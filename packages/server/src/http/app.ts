@@ -10,6 +10,7 @@ import { authenticate, idempotency, rateLimit, requestId, usageHeaders } from '.
 import { memoryRoutes } from './routes/memories.js';
 import { recallRoutes } from './routes/recall.js';
 import { sourceRoutes } from './routes/sources.js';
+import { fileRoutes } from './routes/files.js';
 import { keyRoutes } from './routes/keys.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { UPLOAD_FORM_SLACK, UPLOAD_PATH, uploadRoutes } from './routes/uploads.js';
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', uploadRoutes(deps));
   app.route('/', memoryRoutes(deps));
   app.route('/', sourceRoutes(deps));
+  app.route('/', fileRoutes(deps));
   app.route('/', recallRoutes(deps));
   app.route('/', keyRoutes(deps));
   app.route('/', spaceRoutes(deps));

@@ -7,6 +7,8 @@ import type { FactToStore } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import { countTextTokens } from '../meter/tokens.js';
 import { loadSourceContent } from '../store/source-repository.js';
+import { applyFileLabels } from '../store/file-repository.js';
+import { billableText } from '../files/diff.js';
 import type { SourceRow } from '../store/source-repository.js';
 import { readSourceText } from '../read/read-source.js';
 import type { ReadOptions } from '../read/read-source.js';
@@ -36,7 +38,42 @@ export function factsOf(source: SourceRow): { facts: LearnedFact[]; tokens: numb
     return { facts: learnFromMessages(messages, options), tokens };
   }
   const text = source.body ?? '';
-  return { facts: learnFromText(text, options), tokens: countTextTokens(text) };
+  // A file's body blanks what is already learned; the blanks are not billed.
+  return { facts: learnFromLongText(text, options), tokens: countTextTokens(source.kind === 'file' ? billableText(text) : text) };
+}
+
+/** Text is learned in pieces of about this many characters, cut between paragraphs or sentences. */
+const LEARN_CHUNK_CHARS = 20_000;
+
+/**
+ * Learns a note of any length. The learner's cost grows faster than the length of what it is
+ * given, so a long text is learned piece by piece (cut at a line break, else after a sentence),
+ * blank pieces (a file's already-learned text) are skipped, and offsets point back into the text.
+ */
+export function learnFromLongText(text: string, options: { writtenAt: Date }): LearnedFact[] {
+  const facts: LearnedFact[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + LEARN_CHUNK_CHARS);
+    if (end < text.length) {
+      const window = text.slice(start + LEARN_CHUNK_CHARS / 2, end);
+      const lineBreak = window.lastIndexOf('\n');
+      const sentenceEnd = Math.max(window.lastIndexOf('. '), window.lastIndexOf('! '), window.lastIndexOf('? '));
+      const cut = lineBreak >= 0 ? lineBreak + 1 : sentenceEnd >= 0 ? sentenceEnd + 2 : -1;
+      if (cut >= 0) end = start + LEARN_CHUNK_CHARS / 2 + cut;
+    }
+    // Only the stretch between the first and last non-blank character is read.
+    const piece = text.slice(start, end);
+    const first = piece.search(/\S/u);
+    if (first >= 0) {
+      const offset = start + first;
+      const last = piece.length - piece.trimEnd().length;
+      for (const fact of learnFromText(piece.slice(first, piece.length - last), options)) {
+        facts.push({ ...fact, sentence: { ...fact.sentence, start: fact.sentence.start + offset, end: fact.sentence.end + offset } });
+      }
+    }
+    start = end;
+  }
+  return facts;
 }
 
 /** How a worker learns sources. */
@@ -78,6 +115,8 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   }
   await db.transaction().execute(async (transaction) => {
     const { created } = await storeFacts(transaction, scope, source.id, facts);
+    // A file's memories carry its labels, which recall can filter on.
+    if (source.kind === 'file') await applyFileLabels(transaction, source.id);
     if (corrected) {
       for (const memoryId of created) {
         await sql`insert into memory_events (memory_id, event, other_memory_id) values (${memoryId}, 'replaces', ${corrected.id})`.execute(transaction);

@@ -9,6 +9,7 @@ const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): Lexe
   kind: 'detail',
   about: [],
   passage: `src:${id}`,
+  slot: null,
   dated: false,
   created_at: 1_000,
   levels,
@@ -42,13 +43,29 @@ describe('scoreHits', () => {
 describe('judge', () => {
   it('judges a question naming a known person by the memories about that person', () => {
     const scored = [
-      { hit: hit(1, [], { about: ['Caroline'] }), score: 0.9 },
-      { hit: hit(2, [], { about: ['Melanie'] }), score: 0.35 },
+      { hit: hit(1, [], { about: ['Caroline'] }), score: 0.9, direct: 0.8 },
+      { hit: hit(2, [], { about: ['Melanie'] }), score: 0.35, direct: 0.1 },
     ];
-    expect(judge(scored, ['melanie'])).toBe(0.35);
-    expect(judge(scored, ['caroline'])).toBe(0.9);
-    expect(judge(scored, ['peru'])).toBe(0.9);
-    expect(judge(scored, [])).toBe(0.9);
+    expect(judge(scored, ['melanie'])).toBe(0.1);
+    expect(judge(scored, ['caroline'])).toBe(0.8);
+    expect(judge(scored, ['peru'])).toBe(0.8);
+    expect(judge(scored, [])).toBe(0.8);
+  });
+
+  it('counts only what a memory says in its own words, not its surroundings', () => {
+    const scored = scoreHits([hit(1, [3, 2]), hit(2, [2, 2])], 10, [word([0]), word([1])], 2, { names: [], when: false });
+    const byId = new Map(scored.map((item) => [item.hit.id, item]));
+    expect(byId.get(1)!.direct).toBeCloseTo(0.5);
+    expect(byId.get(2)!.direct).toBe(0);
+    expect(byId.get(2)!.score).toBeGreaterThan(0);
+  });
+
+  it('lets a memory in a slot answer a question about that slot in other words', () => {
+    const asked = [word([0]), { ...word([1]), attribute: 'home' }];
+    const [moved] = scoreHits([hit(1, [3, 0], { slot: 'omar|home' })], 1, asked, 2, { names: [], when: false });
+    expect(moved.direct).toBe(1);
+    const [other] = scoreHits([hit(1, [3, 0], { slot: 'omar|work' })], 1, asked, 2, { names: [], when: false });
+    expect(other.direct).toBeLessThan(0.5);
   });
 });
 

@@ -219,6 +219,8 @@ export interface LexemeHit {
   about: string[];
   /** The source and message it came from ("src_…:3"): memories of one message repeat each other's context. */
   passage: string;
+  /** Subject and attribute of a fact that can change ("omar|home"), else null. */
+  slot: string | null;
   /** Whether the memory's own words carry a date (a year). */
   dated: boolean;
   created_at: number;
@@ -241,28 +243,58 @@ const quoteLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').repl
 export async function searchMemories(
   db: Db,
   scope: Scope,
-  options: { lexemes: string[]; kind: KindFilter; labels?: Labels; factOnly?: ReadonlySet<string> },
-): Promise<{ hits: LexemeHit[]; total: number }> {
+  options: {
+    lexemes: string[];
+    kind: KindFilter;
+    labels?: Labels;
+    /** Lexemes (synonyms) that bring in a memory only from its own words, not its surroundings. */
+    factOnly?: ReadonlySet<string>;
+    /** Lexemes (names said everywhere) that score memories but bring none in; their counts are given. */
+    scoreOnly?: ReadonlySet<string>;
+  },
+): Promise<{ hits: LexemeHit[]; total: number; counts: Map<string, number> }> {
   const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
-  // Lexemes in factOnly (synonyms) bring in a memory only from its own words, not its surroundings.
-  const any = options.lexemes.map((lexeme) => quoteLexeme(lexeme) + (options.factOnly?.has(lexeme) ? ':AB' : '')).join(' | ');
-  const { rows } = await sql<{ id: number; kind: MemoryKind; about: string[]; created_at: number; tsv: string; passage: string }>`
-    select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at, m.tsv::text as tsv,
-      m.source_id || ':' || coalesce(m.message_index, -1) as passage
+  const bringing = options.lexemes.filter((lexeme) => !options.scoreOnly?.has(lexeme));
+  const any = (bringing.length ? bringing : options.lexemes)
+    .map((lexeme) => quoteLexeme(lexeme) + (options.factOnly?.has(lexeme) ? ':AB' : ''))
+    .join(' | ');
+  const counted = bringing.length ? options.lexemes.filter((lexeme) => options.scoreOnly?.has(lexeme)) : [];
+  const countsQuery = counted.length
+    ? sql`, array[${sql.join(
+        counted.map(
+          (lexeme) =>
+            sql`(select count(*)::int from memories c where c.account_id = ${scope.accountId} and c.space = ${scope.space} and c.status = 'current' and c.tsv @@ to_tsquery('simple', ${quoteLexeme(lexeme)}))`,
+        ),
+      )}] as counts`
+    : sql``;
+  const { rows } = await sql<{ id: number; kind: MemoryKind; about: string[]; created_at: number; tsv: string; passage: string; slot: string | null; counts?: number[] }>`
+    select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at, m.tsv::text as tsv, m.slot,
+      m.source_id || ':' || coalesce(m.message_index, -1) as passage ${countsQuery}
     from memories m, to_tsquery('simple', ${any}) query
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and m.tsv @@ query
       and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}`.execute(db);
-  const needles = options.lexemes.map((lexeme) => `${quoteLexeme(lexeme)}:`);
-  const hits = rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    about: row.about,
-    created_at: row.created_at,
-    dated: DATED_LEXEME.test(row.tsv),
-    passage: row.passage,
-    levels: needles.map((needle) => levelIn(row.tsv, needle)),
-  }));
-  return { hits, total: rows.length ? await currentCount(db, scope) : 0 };
+  const counts = new Map(counted.map((lexeme, index) => [lexeme, rows[0]?.counts?.[index] ?? 0]));
+  // One pass of one pattern over each tsvector's text finds every query lexeme in it.
+  const positions = new Map(options.lexemes.map((lexeme, index) => [quoteLexeme(lexeme), index]));
+  const pattern = new RegExp(`(?:^| )(${[...positions.keys()].map(escapeRegExp).join('|')}):(\\S+)`, 'g');
+  const hits = rows.map((row) => {
+    const levels = new Array<number>(options.lexemes.length).fill(0);
+    for (const match of row.tsv.matchAll(pattern)) {
+      const weights = match[2];
+      levels[positions.get(match[1])!] = /[AB]/.test(weights) ? 3 : weights.includes('C') ? 2 : 1;
+    }
+    return {
+      id: row.id,
+      kind: row.kind,
+      about: row.about,
+      created_at: row.created_at,
+      passage: row.passage,
+      slot: row.slot,
+      dated: DATED_LEXEME.test(row.tsv),
+      levels,
+    };
+  });
+  return { hits, total: rows.length ? await currentCount(db, scope) : 0, counts };
 }
 
 /** A year in the memory's own words ("… on 7 May 2023"): the learner writes every date it resolves with its year. */
@@ -283,22 +315,7 @@ async function currentCount(db: Db, scope: Scope): Promise<number> {
   return rows[0]!.count;
 }
 
-/** Where a lexeme is in a tsvector's text ("'paint':1A,7C 'sunset':3"): 3 for weight A or B, 2 for C, 1 for D, 0 absent. */
-function levelIn(tsv: string, needle: string): number {
-  let at = tsv.indexOf(needle);
-  while (at > 0 && tsv.charCodeAt(at - 1) !== 32) at = tsv.indexOf(needle, at + 1);
-  if (at === -1) return 0;
-  let end = tsv.indexOf(' ', at + needle.length);
-  if (end === -1) end = tsv.length;
-  let level = 0;
-  for (const position of tsv.slice(at + needle.length, end).split(',')) {
-    const weight = position.charCodeAt(position.length - 1);
-    const found = weight === 65 || weight === 66 ? 3 : weight === 67 ? 2 : 1;
-    if (found > level) level = found;
-    if (level === 3) break;
-  }
-  return level;
-}
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Postgres's cover-density rank of some memories for the lexemes (weights D 0.1, C 0.2, B 0.4, A 1), by id. */
 export async function rankMemories(db: Db, scope: Scope, ids: number[], lexemes: string[]): Promise<Map<number, number>> {

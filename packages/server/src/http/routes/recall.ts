@@ -39,7 +39,13 @@ export function recallRoutes(deps: AppDeps) {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
       // Counts cover every match, not only the page returned.
-      const all = await recall(db, scope, input.q, { limit: Number.MAX_SAFE_INTEGER, kind: input.kind, labels: input.labels });
+      // Search ranks every match; only context and ask judge whether anything is known.
+      const all = await recall(db, scope, input.q, {
+        limit: Number.MAX_SAFE_INTEGER,
+        kind: input.kind,
+        labels: input.labels,
+        judge: false,
+      });
       const counts: Counts = { all: 0, people: 0, plan: 0, pref: 0, detail: 0 };
       for (const item of all.memories) {
         counts[item.row.kind] += 1;

@@ -3,6 +3,7 @@ import { initial } from './0001-initial.js';
 import { limitsAndUsage } from './0002-limits-and-usage.js';
 import { memorySlots } from './0003-memory-slots.js';
 import { sourceFiles } from './0004-source-files.js';
+import { files } from './0005-files.js';
 
 /** Every migration, in order. Each lives in its own numbered file. */
-export const migrations: Migration[] = [initial, limitsAndUsage, memorySlots, sourceFiles];
+export const migrations: Migration[] = [initial, limitsAndUsage, memorySlots, sourceFiles, files];
