@@ -76,6 +76,9 @@ export function learnFromLongText(text: string, options: { writtenAt: Date }): L
   return facts;
 }
 
+/** Facts stored per transaction when a source is large. */
+const STORE_BATCH = 200;
+
 /** How a worker learns sources. */
 export interface LearnSourceOptions {
   /** The address guard and limits for reading pages (the safe defaults when absent). */
@@ -112,6 +115,14 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
         },
       ];
     }
+  }
+  // A large source is stored in batches, each its own transaction, so that the embedded store's
+  // single connection is not held for seconds. Storing is idempotent (a fact already stored is
+  // linked, not stored again), so a crash between batches only means the job runs again.
+  while (facts.length > STORE_BATCH) {
+    const batch = facts.slice(0, STORE_BATCH);
+    facts = facts.slice(STORE_BATCH);
+    await db.transaction().execute((transaction) => storeFacts(transaction, scope, source.id, batch));
   }
   await db.transaction().execute(async (transaction) => {
     const { created } = await storeFacts(transaction, scope, source.id, facts);

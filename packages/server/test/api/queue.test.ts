@@ -96,6 +96,21 @@ describe('the learning queue', () => {
     expect(rows[0].facts).toBe(2);
   });
 
+  it('stores a large source in batches, each fact once, even when learned again', async () => {
+    const text = Array.from({ length: 450 }, (_, index) => `Lotte owns antique clock number ${index + 1}.`).join('\n');
+    const source = await note(text);
+    const job = (await claimJob(store.db, 'batches'))!;
+    expect(job.sourceId).toBe(source.id);
+    await learnSource(store.db, job);
+    await learnSource(store.db, job);
+    const { rows } = await sql<any>`
+      select count(*)::int as memories, count(distinct fingerprint)::int as facts
+      from memories where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${source.id}`.execute(store.db);
+    expect(rows[0].memories).toBeGreaterThan(400);
+    expect(rows[0].facts).toBe(rows[0].memories);
+    expect((await findSource(store.db, scope, source.id))!.status).toBe('finished');
+  });
+
   it('never hands one job to two workers claiming at once', async () => {
     const sources = await Promise.all(Array.from({ length: 8 }, (_, index) => note(`Parallel fact ${index}.`)));
     const claims = await Promise.all(Array.from({ length: 12 }, (_, index) => claimJob(store.db, `worker-${index}`)));
