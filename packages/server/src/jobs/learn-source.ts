@@ -30,7 +30,7 @@ function toStore(fact: LearnedFact): FactToStore {
 }
 
 /** The facts a source teaches, by the offline learner, and the tokens of the text it read. */
-export function factsOf(source: SourceRow): { facts: LearnedFact[]; tokens: number } {
+export async function factsOf(source: SourceRow): Promise<{ facts: LearnedFact[]; tokens: number }> {
   const options = { writtenAt: source.written_at };
   if (source.messages) {
     const messages = readMessages(source.messages as MessageInput[]);
@@ -39,18 +39,20 @@ export function factsOf(source: SourceRow): { facts: LearnedFact[]; tokens: numb
   }
   const text = source.body ?? '';
   // A file's body blanks what is already learned; the blanks are not billed.
-  return { facts: learnFromLongText(text, options), tokens: countTextTokens(source.kind === 'file' ? billableText(text) : text) };
+  return { facts: await learnFromLongText(text, options), tokens: countTextTokens(source.kind === 'file' ? billableText(text) : text) };
 }
 
 /** Text is learned in pieces of about this many characters, cut between paragraphs or sentences. */
-const LEARN_CHUNK_CHARS = 20_000;
+const LEARN_CHUNK_CHARS = 8_000;
 
 /**
  * Learns a note of any length. The learner's cost grows faster than the length of what it is
  * given, so a long text is learned piece by piece (cut at a line break, else after a sentence),
  * blank pieces (a file's already-learned text) are skipped, and offsets point back into the text.
+ * Learning is CPU work on the server's own thread: between pieces the event loop gets its turn,
+ * so API requests are answered while a long note is learned.
  */
-export function learnFromLongText(text: string, options: { writtenAt: Date }): LearnedFact[] {
+export async function learnFromLongText(text: string, options: { writtenAt: Date }): Promise<LearnedFact[]> {
   const facts: LearnedFact[] = [];
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + LEARN_CHUNK_CHARS);
@@ -72,6 +74,7 @@ export function learnFromLongText(text: string, options: { writtenAt: Date }): L
       }
     }
     start = end;
+    if (start < text.length) await new Promise((resolve) => setImmediate(resolve));
   }
   return facts;
 }
@@ -96,7 +99,7 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
   const source = await readSourceText(db, job, loaded, options.read);
   if (!source) return; // unreadable: the source has failed and its job is gone
-  const read = factsOf(source);
+  const read = await factsOf(source);
   let facts = read.facts.map(toStore);
   let corrected = null;
   if (source.corrects_memory_id !== null) {
