@@ -5,6 +5,7 @@ import { countCharacters } from '../files/path.js';
 import { countTextTokens } from '../meter/tokens.js';
 import type { Db } from './database.js';
 import { newSourceId } from './ids.js';
+import { unlinkMemories } from './link-repository.js';
 import { deleteRawPassages, storeRawPassages } from './passage-repository.js';
 import type { Scope } from './scope.js';
 import { ensureSpace, findSource } from './source-repository.js';
@@ -38,7 +39,6 @@ export interface WriteResult {
 const NOT_YET_LEARNED = new Set(['queued', 'learning', 'waiting', 'failed']);
 
 const inScope = (scope: Scope) => sql`f.account_id = ${scope.accountId} and f.space = ${scope.space}`;
-const jsonIds = (ids: readonly number[]) => sql`(select value::int from jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
 
 /** One file of the scope with its text, or null. */
 export async function findFile(db: Db, scope: Scope, path: string): Promise<FileRow | null> {
@@ -184,36 +184,6 @@ async function followRewrite(
       update memories m set sentence_start = m.sentence_start + d.delta, sentence_end = m.sentence_end + d.delta
       from ${moves} where m.source_id = ${sourceId} and m.id = d.memory_id`.execute(transaction);
   }
-}
-
-/**
- * Takes the sources away from the given memories (all of the sources' memories when
- * `memoryIds` is null). A memory left with no source is deleted; one that another source
- * also taught stays, and names the oldest of those as its own.
- */
-async function unlinkMemories(transaction: Db, scope: Scope, sourceIds: readonly string[], memoryIds: readonly number[] | null): Promise<void> {
-  if (memoryIds !== null && memoryIds.length === 0) return;
-  const sources = sql`(select value from jsonb_array_elements_text(${JSON.stringify(sourceIds)}::jsonb))`;
-  const chosen = memoryIds === null ? sql`true` : sql`ms.memory_id in ${jsonIds(memoryIds)}`;
-  const { rows } = await sql<{ memory_id: number }>`
-    delete from memory_sources ms where ms.source_id in ${sources} and ${chosen} returning ms.memory_id`.execute(transaction);
-  if (!rows.length) return;
-  const touched = jsonIds([...new Set(rows.map((row) => row.memory_id))]);
-  await sql`
-    delete from memories m
-    where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.id in ${touched}
-      and not exists (select 1 from memory_sources ms where ms.memory_id = m.id)`.execute(transaction);
-  await sql`
-    update memories m set source_id = other.source_id, sentence_text = other.sentence_text,
-      message_index = other.message_index, sentence_start = other.sentence_start, sentence_end = other.sentence_end,
-      updated_at = now()
-    from (
-      select distinct on (ms.memory_id) ms.memory_id, ms.source_id, ms.sentence_text, ms.message_index,
-        ms.sentence_start, ms.sentence_end
-      from memory_sources ms where ms.memory_id in ${touched}
-      order by ms.memory_id, ms.created_at, ms.source_id
-    ) other
-    where m.id = other.memory_id and m.source_id in ${sources}`.execute(transaction);
 }
 
 /** Gives every memory a file's source taught the file's labels (recall filters on them). */

@@ -5,6 +5,7 @@ import { readMessages } from '../learn/index.js';
 import type { MessageInput } from '../learn/index.js';
 import { countTextTokens } from '../meter/tokens.js';
 import { newSourceId } from './ids.js';
+import { unlinkMemories } from './link-repository.js';
 import { storeRawPassages } from './passage-repository.js';
 import type { Scope } from './scope.js';
 
@@ -132,28 +133,9 @@ export async function deleteSource(db: Db, scope: Scope, id: string): Promise<nu
     const { rows } = await sql`
       select id from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id} for update`.execute(transaction);
     if (!rows.length) return null;
-    const deleted = await sql`
-      delete from memories m
-      where m.account_id = ${scope.accountId} and m.space = ${scope.space}
-        and exists (select 1 from memory_sources ms where ms.memory_id = m.id and ms.source_id = ${id})
-        and not exists (select 1 from memory_sources ms where ms.memory_id = m.id and ms.source_id <> ${id})
-      returning m.id, m.status`.execute(transaction);
-    // Memories kept alive by another source now name the oldest of those as theirs.
-    await sql`
-      update memories m set source_id = other.source_id, sentence_text = other.sentence_text,
-        message_index = other.message_index, sentence_start = other.sentence_start, sentence_end = other.sentence_end,
-        updated_at = now()
-      from (
-        select distinct on (ms.memory_id) ms.memory_id, ms.source_id, ms.sentence_text, ms.message_index,
-          ms.sentence_start, ms.sentence_end
-        from memory_sources ms
-        join memories mm on mm.id = ms.memory_id
-        where mm.account_id = ${scope.accountId} and mm.space = ${scope.space} and mm.source_id = ${id} and ms.source_id <> ${id}
-        order by ms.memory_id, ms.created_at, ms.source_id
-      ) other
-      where m.id = other.memory_id`.execute(transaction);
+    const deleted = await unlinkMemories(transaction, scope, [id], null);
     await sql`delete from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id}`.execute(transaction);
-    return deleted.rows.length;
+    return deleted;
   });
 }
 
