@@ -100,7 +100,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
           },
         }),
       };
-      const call = { model, tools, stopWhen: sdk.stopAfter(3), prompt: 'Is Dan vegetarian?' };
+      const call = { model, tools, stopWhen: sdk.stopAfter(3), prompt: 'Book a vegetarian table for Dan.' };
       const { text } = mode === 'generate' ? await sdk.generateText(call) : await sdk.streamText(call);
       await memory.flush();
 
@@ -116,7 +116,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
       const saves = to('/v1/memories').filter((call) => call.body?.messages !== undefined);
       expect(saves).toHaveLength(1);
       expect(saves[0]!.body?.messages).toEqual([
-        { role: 'user', content: 'Is Dan vegetarian?', at: expect.any(String) },
+        { role: 'user', content: 'Book a vegetarian table for Dan.', at: expect.any(String) },
         { role: 'assistant', content: 'Booked a vegetarian table.' },
       ]);
     });

@@ -56,7 +56,7 @@ const RELATED_WEIGHT = 0.5;
 const UNSEEN_WEIGHT = 1;
 
 /** One meaningful word of the question with the lexemes that match it. */
-interface QueryWord {
+export interface QueryWord {
   own: number[];
   related: number[];
   name: boolean;
@@ -144,7 +144,8 @@ export async function recall(
   const tailFloor = Math.max(FLOOR, RELATIVE_FLOOR * (scored[0]?.score ?? 0));
   const kept = scored.filter((item, index) => item.score >= (index < MAX_SHOWN ? FLOOR : tailFloor));
   const judged = judge(kept, names);
-  if (!kept.length || (options.judge !== false && judged < KNOWN_THRESHOLD)) return nothing;
+  const bears = judged >= KNOWN_THRESHOLD || saysAboutNamed(kept, words, names);
+  if (!kept.length || (options.judge !== false && !bears)) return nothing;
   const shown = kept.slice(0, options.limit);
   const rows = await loadMemories(db, scope, shown.map((item) => item.hit.id));
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -168,6 +169,27 @@ export function judge(scored: Scored[], names: string[]): number {
   const relevant = names.length && scored.some((item) => aboutName(item.hit)) ? scored.filter((item) => aboutName(item.hit)) : scored;
   return Math.max(0, ...relevant.slice(0, JUDGED).map((item) => item.direct));
 }
+
+/**
+ * Whether one of the best memories about a person the question names says, in its own words,
+ * another word of the question. A request in chat ("Book a vegetarian table for Dan.") mostly
+ * holds words of the task, not of what is stored; "Dan is vegetarian." still bears on it. A
+ * question whose only match is the name ("What is Dan's favourite colour?") stays unknown.
+ */
+export function saysAboutNamed(scored: Scored[], words: QueryWord[], names: string[]): boolean {
+  if (!names.length) return false;
+  const others = words.filter((word) => !word.name).flatMap((word) => word.own);
+  return scored
+    .slice(0, JUDGED)
+    .some(
+      (item) =>
+        item.hit.about.some((known) => names.some((name) => isName(known, name))) &&
+        others.some((lexeme) => (item.hit.levels[lexeme] ?? 0) >= OWN_WORDS),
+    );
+}
+
+/** A lexeme's match level when the memory's own words (or names) hold it. */
+const OWN_WORDS = 3;
 
 const isName = (known: string, name: string) => {
   const lower = known.toLowerCase();

@@ -74,4 +74,17 @@ describe('learning: recall of facts by the words around them', () => {
       expect(context.body.empty).toBe(true);
     }
   });
+
+  it('judges a request that names a known person by what is stored about them, not by the task words', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Dan is vegetarian.' });
+    const request = await call('POST', '/v1/context', { body: { question: 'Book a vegetarian table for Dan.', space } });
+    expect(request.body.empty).toBe(false);
+    expect(request.body.context).toMatch(/Dan is vegetarian/);
+    // Only the name in common is not enough to claim anything is known.
+    const colour = await call('POST', '/v1/context', { body: { question: "What is Dan's favourite colour?", space } });
+    expect(colour.body.empty).toBe(true);
+    const ask = await call('POST', '/v1/ask', { body: { question: "What is Dan's favourite colour?", space } });
+    expect(ask.body.answer).toBeNull();
+  });
 });
