@@ -70,18 +70,15 @@ export function createApp(deps: AppDeps) {
       maxAge: 600,
     }),
   );
-  app.use('/v1/*', async (c, next) => {
-    if (c.req.path === '/v1/openapi.json') return next();
-    return authenticate({ db: deps.db, now: deps.now })(c, next);
-  });
-  app.use('/v1/*', async (c, next) => {
-    if (c.req.path === '/v1/openapi.json') return next();
-    return rateLimit({ db: deps.db, accountRpm: deps.config.accountRpm })(c, next);
-  });
-  app.use('/v1/*', async (c, next) => {
-    if (c.req.path === '/v1/openapi.json') return next();
-    return usageHeaders({ meter: meterOf(deps) })(c, next);
-  });
+  // The OpenAPI document is public; every other /v1 call passes auth, its rate limit and usage headers.
+  const keyed = [
+    authenticate({ db: deps.db, now: deps.now }),
+    rateLimit({ db: deps.db, accountRpm: deps.config.accountRpm }),
+    usageHeaders({ meter: meterOf(deps) }),
+  ];
+  for (const middleware of keyed) {
+    app.use('/v1/*', (c, next) => (c.req.path === '/v1/openapi.json' ? next() : middleware(c, next)));
+  }
   const jsonBodyLimit = bodyLimit({
     maxSize: deps.config.maxBodyBytes,
     onError: () => {

@@ -20,6 +20,7 @@ import type { FileListRow } from '../../store/file-repository.js';
 import { toSourceRecord } from '../../store/source-repository.js';
 import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { nextCursor } from '../paging.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
@@ -112,8 +113,7 @@ export function fileRoutes(deps: AppDeps) {
         return c.json({ path: file.path, text: file.text, size: file.size, updated_at: file.updated_at.toISOString(), labels: file.labels ?? {} }, 200);
       }
       const { rows, total } = await listFiles(db, scope, target.prefix, query.limit, query.cursor);
-      const next = query.cursor + rows.length < total ? query.cursor + rows.length : undefined;
-      return c.json({ files: rows.map(toFileRow), total, ...(next !== undefined ? { next } : {}) }, 200);
+      return c.json({ files: rows.map(toFileRow), total, ...nextCursor(query.cursor, rows.length, total) }, 200);
     },
   );
 

@@ -22,6 +22,7 @@ import type { NewSource } from '../../store/source-repository.js';
 import { admitSave } from '../../meter/metering.js';
 import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { nextCursor } from '../paging.js';
 import { fromZodError, HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
@@ -131,8 +132,7 @@ export function memoryRoutes(deps: AppDeps) {
         countMemories(db, scope),
       ]);
       const total = counts[query.kind === 'all' ? 'all' : query.kind];
-      const next = query.cursor + rows.length < total ? query.cursor + rows.length : undefined;
-      return c.json({ memories: rows.map((row) => toMemoryRecord(row)), counts, total, ...(next !== undefined ? { next } : {}) }, 200);
+      return c.json({ memories: rows.map((row) => toMemoryRecord(row)), counts, total, ...nextCursor(query.cursor, rows.length, total) }, 200);
     },
   );
 

@@ -10,6 +10,7 @@ import {
 } from '@engram/protocol';
 import { deleteSource, findSource, listSources, toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { nextCursor } from '../paging.js';
 import { HttpError } from '../errors.js';
 import { errorResponses, jsonResponse, notFoundResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
@@ -36,8 +37,7 @@ export function sourceRoutes(deps: AppDeps) {
       const query = c.req.valid('query');
       const scope = resolveScope(c, query.space);
       const { rows, total } = await listSources(db, scope, query.limit, query.cursor);
-      const next = query.cursor + rows.length < total ? query.cursor + rows.length : undefined;
-      return c.json({ sources: rows.map(toSourceRecord), total, ...(next !== undefined ? { next } : {}) }, 200);
+      return c.json({ sources: rows.map(toSourceRecord), total, ...nextCursor(query.cursor, rows.length, total) }, 200);
     },
   );
 

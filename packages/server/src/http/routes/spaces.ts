@@ -11,6 +11,7 @@ import { currentUsage } from '../../meter/metering.js';
 import { eraseSpace, listSpaces } from '../../store/space-repository.js';
 import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { nextCursor } from '../paging.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonResponse } from '../openapi.js';
 import { resolveScope, SPACE_HEADER } from '../space.js';
@@ -39,8 +40,7 @@ export function spaceRoutes(deps: AppDeps) {
       if (c.get('caller').limitedTo !== null) throw new HttpError('permission_denied', 'A key limited to one space cannot list spaces');
       const query = c.req.valid('query');
       const { rows, total } = await listSpaces(db, c.get('caller').accountId, query.limit, query.cursor);
-      const next = query.cursor + rows.length < total ? query.cursor + rows.length : undefined;
-      return c.json({ spaces: rows, total, ...(next !== undefined ? { next } : {}) }, 200);
+      return c.json({ spaces: rows, total, ...nextCursor(query.cursor, rows.length, total) }, 200);
     },
   );
 
