@@ -139,6 +139,8 @@ interface Tally {
   f1: number;
   f1Asked: number;
   empty: number;
+  /** Share of the evidence turns that taught any memory (the most recall can find). */
+  reachable: number;
 }
 const newTally = (): Tally => ({
   questions: 0,
@@ -151,6 +153,7 @@ const newTally = (): Tally => ({
   f1: 0,
   f1Asked: 0,
   empty: 0,
+  reachable: 0,
 });
 const tallies = new Map<string, Tally>();
 const tally = (key: string) => tallies.get(key) ?? (tallies.set(key, newTally()), tallies.get(key)!);
@@ -188,11 +191,19 @@ for (const sample of samples) {
   // over the first session, so that the tagger's start-up is not counted).
   if (!learnerTurns) learnFromMessages(readMessages(sessions[0].turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: sessions[0].at }))), { writtenAt: new Date() });
   const pureStart = performance.now();
-  for (const session of sessions) {
+  const learned = sessions.map((session) => {
     const messages = readMessages(session.turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: session.at })));
-    learnFromMessages(messages, { writtenAt: new Date(session.at) });
-  }
+    return learnFromMessages(messages, { writtenAt: new Date(session.at) });
+  });
   learnerSeconds += (performance.now() - pureStart) / 1000;
+  // Turns that taught at least one memory: evidence in no such turn can never be found.
+  const taught = new Set<string>();
+  learned.forEach((facts, index) => {
+    for (const fact of facts) {
+      const turn = fact.sentence.messageIndex === null ? undefined : sessions[index].turns[fact.sentence.messageIndex];
+      if (turn) taught.add(turn.dia_id);
+    }
+  });
   learnerTurns += turnsInAll;
 
   // Through the API: every session saved, then waited for.
@@ -252,13 +263,14 @@ for (const sample of samples) {
       const byId = new Map(sessions.flatMap((session) => session.turns.map((turn) => [turn.dia_id, turn] as const)));
       misses.push(
         `Q [${category}] ${item.question}\n` +
-          [...evidence].map((id) => `  want ${id} ${byId.get(id)?.speaker}: ${byId.get(id) ? turnText(byId.get(id)!) : '?'}\n`).join('') +
+          [...evidence].map((id) => `  want ${id} at ${ranked.indexOf(id) + 1 || '-'} ${byId.get(id)?.speaker}: ${byId.get(id) ? turnText(byId.get(id)!) : '?'}\n`).join('') +
           found.memories.slice(0, 5).map((memory: { text: string; score: number }, index: number) => `  got ${ranked[index]} ${memory.score} ${memory.text}\n`).join(''),
       );
     }
     for (const key of [category, 'overall']) {
       const entry = tally(key);
       entry.questions += 1;
+      entry.reachable += evidence.size ? [...evidence].filter((id) => taught.has(id)).length / evidence.size : 1;
       for (const k of KS) {
         entry.recall[k] += recallAt(ranked, evidence, k);
         entry.bm25[k] += recallAt(baseline, evidence, k);
@@ -306,8 +318,8 @@ const order = ['single-hop', 'multi-hop', 'temporal', 'open-domain', 'adversaria
 const lines: string[] = [];
 lines.push(`LoCoMo dev (${samples.map((sample) => sample.sample_id).join(', ')}), ${tally('overall').questions} questions`);
 lines.push('');
-lines.push('| category | n | R@5 | R@10 | R@25 | R@50 | hit@10 | MRR | BM25 R@5 | BM25 R@10 | BM25 R@25 | answer in context | ask F1 | empty |');
-lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+lines.push('| category | n | R@5 | R@10 | R@25 | R@50 | hit@10 | MRR | BM25 R@5 | BM25 R@10 | BM25 R@25 | answer in context | ask F1 | empty | reachable |');
+lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const key of order) {
   const entry = tallies.get(key);
   if (!entry) continue;
@@ -315,7 +327,7 @@ for (const key of order) {
   lines.push(
     `| ${key} | ${n} | ${KS.map((k) => percent(entry.recall[k], n)).join(' | ')} | ${percent(entry.hit10, n)} | ${(entry.mrr / n).toFixed(3)} | ` +
       `${[5, 10, 25].map((k) => percent(entry.bm25[k], n)).join(' | ')} | ${withAnswers ? percent(entry.contextHas, entry.contextAsked) : '–'} | ` +
-      `${withAnswers ? percent(entry.f1, entry.f1Asked) : '–'} | ${withAnswers ? percent(entry.empty, n) : '–'} |`,
+      `${withAnswers ? percent(entry.f1, entry.f1Asked) : '–'} | ${withAnswers ? percent(entry.empty, n) : '–'} | ${percent(entry.reachable, n)} |`,
   );
 }
 const sorted = [...latencies].sort((left, right) => left - right);

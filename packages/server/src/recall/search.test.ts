@@ -15,7 +15,7 @@ const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): Lexe
   levels,
   ...extra,
 });
-const word = (own: number[], related: number[] = []) => ({ own, related, name: false });
+const word = (own: number[], related: number[] = [], broader: number[] = []) => ({ own, related, broader, name: false });
 
 describe('scoreHits', () => {
   it('weights a rare word above a word most memories share', () => {
@@ -37,6 +37,17 @@ describe('scoreHits', () => {
     expect(synonym[1].score).toBeGreaterThan(0);
     const dated = scoreHits([hit(1, [3]), hit(2, [3], { dated: true })], 10, [word([0])], 1, { names: [], when: true });
     expect(dated[0].hit.id).toBe(2);
+  });
+});
+
+describe('broader words', () => {
+  it('lets a memory naming a kind of what is asked for answer it, below one that says the word', () => {
+    // lexeme 0 "sport"; lexeme 1 "^sport" (a memory saying "swimming"); memory 3 says neither.
+    const asked = [word([0], [], [1])];
+    const order = scoreHits([hit(1, [0, 3]), hit(2, [3, 0]), hit(3, [0, 0])], 10, asked, 2, { names: [], when: false });
+    expect(order.map((item) => item.hit.id)).toEqual([2, 1, 3]);
+    expect(order[1].score).toBeGreaterThan(0);
+    expect(order[1].direct).toBe(0);
   });
 });
 

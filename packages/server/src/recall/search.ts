@@ -1,7 +1,8 @@
-import type { KindFilter, Labels } from '@engram/protocol';
+import type { Counts, KindFilter, Labels } from '@engram/protocol';
 import type { Db } from '../store/database.js';
-import { lexemesOf, loadMemories, rankMemories, searchMemories } from '../store/memory-repository.js';
-import type { LexemeHit, MemoryRow } from '../store/memory-repository.js';
+import { memoryIndex } from '../store/memory-index.js';
+import { BROADER_MARK, lexemesAndVersion, loadMemories, rankMemories, searchMemories } from '../store/memory-repository.js';
+import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import { asksWhen, queryTerms, questionNames } from './query.js';
 import { relatedWords } from './synonyms.js';
@@ -18,6 +19,8 @@ export interface Recalled {
 export interface RecallResult {
   memories: Recalled[];
   total: number;
+  /** How many of all the matches (not only those returned) are of each kind. */
+  counts: Counts;
   /** True when nothing stored bears on the question. */
   empty: boolean;
 }
@@ -49,9 +52,11 @@ const byScore = (left: { score: number; hit: LexemeHit }, right: { score: number
 /** How much a word counts where it was found: in the fact or its names, the rest of its message, the message it answers. */
 const LEVEL_WEIGHT = [0, 0.3, 0.7, 1];
 /** A further fact of a message already listed keeps this share of its score (per fact before it). */
-const SAME_PASSAGE = 0.75;
+const SAME_PASSAGE = 0.5;
 /** A synonym or related form counts this much of the word itself. */
 const RELATED_WEIGHT = 0.5;
+/** A memory naming a kind of what the question asks for counts this much of the word itself. */
+const BROADER_WEIGHT = 0.25;
 /** A question word the space has never seen weighs this much of the rarest word's weight: nothing stored says it. */
 const UNSEEN_WEIGHT = 1;
 
@@ -59,6 +64,8 @@ const UNSEEN_WEIGHT = 1;
 export interface QueryWord {
   own: number[];
   related: number[];
+  /** The word as a class of what a memory names ("sport" for "swimming"): see BROADER_MARK. */
+  broader: number[];
   name: boolean;
   /** The slot attribute the word asks about ("live" → home), which a memory in that slot answers in other words. */
   attribute?: string;
@@ -94,12 +101,15 @@ export async function recall(
     judge?: boolean;
   },
 ): Promise<RecallResult> {
-  const nothing: RecallResult = { memories: [], total: 0, empty: true };
+  const nothing: RecallResult = { memories: [], total: 0, counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, empty: true };
   const terms = queryTerms(question);
   if (!terms.length) return nothing;
   const names = questionNames(question);
   const related = terms.map((term) => (names.includes(term) ? [] : relatedWords(term).filter((word) => !terms.includes(word))));
-  const lexemeLists = await lexemesOf(db, [...terms, ...related.flat()]);
+  const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat()]);
+  // This process's copy of the space's index when it is current, else the store's own search.
+  const copy = await memoryIndex.current(db, scope, version);
+  const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.search(request)) : searchMemories(db, scope, request));
 
   const lexemes: string[] = [];
   const position = (lexeme: string) => {
@@ -114,19 +124,21 @@ export async function recall(
     const relatedLexemes = lexemeLists.slice(cursor, cursor + related[index].length).flat().map(position);
     cursor += related[index].length;
     if (own.length) {
-      words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), name: names.includes(term), attribute: ATTRIBUTE_WORDS[term] });
+      const name = names.includes(term);
+      const broader = name ? [] : lexemeLists[index].map((lexeme) => position(BROADER_MARK + lexeme));
+      words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), broader, name, attribute: ATTRIBUTE_WORDS[term] });
     }
   });
   if (!words.length) return nothing;
 
-  const factOnly = new Set(lexemes.filter((_, index) => !words.some((word) => word.own.includes(index))));
+  const factOnly = new Set(lexemes.filter((lexeme, index) => !lexeme.startsWith(BROADER_MARK) && !words.some((word) => word.own.includes(index))));
   // Names bring in no memories of their own when the question has other words: in a space
   // about a few people they are everywhere. They still score what the other words bring in.
   const scoreOnly = new Set(words.filter((word) => word.name).flatMap((word) => word.own.map((index) => lexemes[index])));
-  let found = await searchMemories(db, scope, { lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly });
+  let found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly });
   // A few hits mean a small space or rare words: then names bring in memories too.
   if (scoreOnly.size && found.hits.length < FEW_HITS) {
-    found = await searchMemories(db, scope, { lexemes, kind: options.kind, labels: options.labels, factOnly });
+    found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly });
   }
   const { hits, total, counts } = found;
   if (!hits.length) return nothing;
@@ -136,7 +148,8 @@ export async function recall(
   const scored = scoreHits(hits, total, words, lexemes.length, { names, when }, known);
   // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
   const best = scored.slice(0, RERANKED);
-  const ranks = await rankMemories(db, scope, best.map((item) => item.hit.id), lexemes);
+  const ranked = { ids: best.map((item) => item.hit.id), lexemes: lexemes.filter((lexeme) => !lexeme.startsWith(BROADER_MARK)) };
+  const ranks = copy ? copy.rank(ranked.ids, ranked.lexemes) : await rankMemories(db, scope, ranked.ids, ranked.lexemes);
   for (const item of best) item.score = Math.min(1, item.score + RANK_WEIGHT * Math.min(1, 2 * (ranks.get(item.hit.id) ?? 0)));
   scored.sort(byScore);
   diversify(scored);
@@ -152,7 +165,9 @@ export async function recall(
   const memories = shown
     .map((item) => ({ row: byId.get(item.hit.id)!, score: item.score, when }))
     .filter((item) => item.row !== undefined);
-  return { memories, total: kept.length, empty: false };
+  const byKind: Counts = { all: kept.length, people: 0, plan: 0, pref: 0, detail: 0 };
+  for (const item of kept) byKind[item.hit.kind] += 1;
+  return { memories, total: kept.length, counts: byKind, empty: false };
 }
 
 /** How many of the best memories the judgement looks at. */
@@ -251,6 +266,10 @@ export function scoreHits(
       const inSlot = word.attribute !== undefined && hit.slot !== null && hit.slot.endsWith(`|${word.attribute}`);
       if (inSlot) match = 1;
       if (inSlot || word.own.some((lexeme) => hit.levels[lexeme] === 3)) ownWords += weights[index];
+      for (const lexeme of word.broader) {
+        const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));
+        match = Math.max(match, BROADER_WEIGHT * share * (hit.levels[lexeme] ? 1 : 0));
+      }
       for (const lexeme of word.related) {
         // A related word counts by its own rarity too: "go" for "moved" is worth little.
         const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));

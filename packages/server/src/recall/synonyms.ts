@@ -164,3 +164,69 @@ export function closeWordNet(): void {
   for (const fd of dataFiles.values()) closeSync(fd);
   dataFiles.clear();
 }
+
+/** Hypernyms this general say nothing about what a thing is ("entity", "act", "object"). */
+const TOO_GENERAL = new Set(
+  'entity physical abstraction abstract object whole thing act deed human action event psychological feature group grouping attribute relation measure quantity matter unit part portion causal agent cause agency living organism being artifact artefact communication content cognitive instrumentality instrumentation state condition location point process people person individual someone somebody mortal soul'.split(' '),
+);
+const BROADER_DEPTH = 3;
+const BROADER_SENSES = 1;
+const broaderCache = new Map<string, string[]>();
+
+/**
+ * What a noun is a kind of, a few steps up WordNet's hypernyms from its most common sense
+ * (swimming → water sport, sport; painting → graphic art, art), without the most general
+ * classes; [] when WordNet does not know it as a noun.
+ */
+export function broaderWords(word: string): string[] {
+  const lower = word.toLowerCase();
+  const cached = broaderCache.get(lower);
+  if (cached) return cached;
+  const broader: string[] = [];
+  if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) {
+    for (const form of baseForms(lower, 'noun')) {
+      const offsets = lookUp('noun', form);
+      if (!offsets.length) continue;
+      let level = offsets.slice(0, BROADER_SENSES);
+      for (let depth = 0; depth < BROADER_DEPTH && level.length; depth++) {
+        const next: number[] = [];
+        for (const offset of level) {
+          const fields = readSynset('noun', offset).split(' ');
+          const count = parseInt(fields[3], 16);
+          let cursor = 4 + count * 2;
+          const pointers = Number(fields[cursor]);
+          cursor += 1;
+          for (let index = 0; index < pointers; index++, cursor += 4) {
+            if (fields[cursor] === '@' || fields[cursor] === '@i') next.push(Number(fields[cursor + 1]));
+          }
+        }
+        for (const offset of next) {
+          const fields = readSynset('noun', offset).split(' ');
+          const count = parseInt(fields[3], 16);
+          for (let index = 0; index < count; index++) {
+            // "graphic_art" → "art": the head of a compound names the class.
+            const head = fields[4 + index * 2].replace(/\(.*\)$/, '').toLowerCase().split('_').at(-1)!;
+            if (!TOO_GENERAL.has(head) && head !== lower && head !== form && !broader.includes(head) && head.length > 2) broader.push(head);
+          }
+        }
+        level = next;
+      }
+      break;
+    }
+  }
+  broaderCache.set(lower, broader);
+  return broader;
+}
+
+/**
+ * The broader words of a text's lower-case words, space-separated: indexed beside a memory so
+ * that a question asking for a class ("What activities…", "What kind of art…") finds the
+ * memory that names a member of it ("swimming", "a painting"). Capitalised words are names.
+ */
+export function broaderText(text: string): string {
+  const words = new Set<string>();
+  for (const word of text.match(/(?<![\p{L}'’])[a-z][a-z-]{2,}\b/gu) ?? []) {
+    for (const broader of broaderWords(word)) words.add(broader);
+  }
+  return [...words].join(' ');
+}

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
 import type { Db } from './database.js';
+import { broaderText } from '../recall/synonyms.js';
 import type { Scope } from './scope.js';
 
 /** A memory row joined with its source's kind and title. */
@@ -175,7 +176,8 @@ export async function storeFacts(
           ${fact.about}::text[], ${JSON.stringify(labels)}::jsonb, ${fact.fingerprint}, ${fact.sentence.text},
           ${fact.sentence.messageIndex}, ${fact.sentence.start}, ${fact.sentence.end}, ${fact.slot ?? null},
           setweight(to_tsvector('english', ${fact.text}), 'A') || setweight(to_tsvector('simple', ${fact.about.join(' ')}), 'B')
-            || setweight(to_tsvector('english', ${fact.context ?? ''}), 'C') || setweight(to_tsvector('english', ${fact.before ?? ''}), 'D'))
+            || setweight(to_tsvector('english', ${fact.context ?? ''}), 'C') || setweight(to_tsvector('english', ${fact.before ?? ''}), 'D')
+            || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', ${broaderText(fact.text)}))) lexeme)))
         returning id`.execute(transaction);
       memoryId = rows[0]!.id;
       isNew = true;
@@ -203,21 +205,31 @@ export async function storeFacts(
   return { created, linked, replaced };
 }
 
-/** The English lexemes (stemmed, stop words dropped) of each word, as Postgres indexes memories; one call for all. */
-export async function lexemesOf(db: Db, words: string[]): Promise<string[][]> {
-  if (!words.length) return [];
-  const { rows } = await sql<{ lexemes: string[] }>`
-    select tsvector_to_array(to_tsvector('english', word)) as lexemes
-    from unnest(${words}::text[]) with ordinality as w(word, position) order by position`.execute(db);
-  return rows.map((row) => row.lexemes);
+/**
+ * The lexemes Postgres's English configuration makes of each word (none for a stop word),
+ * and the space's memory version (see store/memory-index.ts), in one round trip; the
+ * version is null for a space not yet made.
+ */
+export async function lexemesAndVersion(db: Db, scope: Scope, words: string[]): Promise<{ lexemes: string[][]; version: string | null }> {
+  const { rows } = await sql<{ lexemes: string[][] | null; version: string | null }>`
+    select (select json_agg(tsvector_to_array(to_tsvector('english', word)) order by position)
+        from unnest(${words}::text[]) with ordinality as w(word, position)) as lexemes,
+      (select s.memories_version::text from spaces s where s.account_id = ${scope.accountId} and s.name = ${scope.space}) as version`.execute(db);
+  return { lexemes: rows[0]?.lexemes ?? [], version: rows[0]?.version ?? null };
 }
+
+/**
+ * Marks the lexemes of a memory's broader words (see `broaderText`): "^sport" is indexed
+ * beside "swimming", and a question's "sport" asks for it at a lower weight.
+ */
+export const BROADER_MARK = '^';
 
 /** A memory sharing words with a query: how well each lexeme matched, before it is scored. */
 export interface LexemeHit {
   id: number;
   kind: MemoryKind;
   about: string[];
-  /** The source and message it came from ("src_…:3"): memories of one message repeat each other's context. */
+  /** The source and message it came from ("src_…:3"), or the memory alone outside a conversation: memories of one message repeat each other's context. */
   passage: string;
   /** Subject and attribute of a fact that can change ("omar|home"), else null. */
   slot: string | null;
@@ -229,6 +241,17 @@ export interface LexemeHit {
    * its message, 1 only in the message it answers, 0 not at all.
    */
   levels: number[];
+}
+
+/** What a search for lexemes asks. */
+export interface LexemeSearch {
+  lexemes: string[];
+  kind: KindFilter;
+  labels?: Labels;
+  /** Lexemes (synonyms) that bring in a memory only from its own words, not its surroundings. */
+  factOnly?: ReadonlySet<string>;
+  /** Lexemes (names said everywhere) that score memories but bring none in; their counts are given. */
+  scoreOnly?: ReadonlySet<string>;
 }
 
 const quoteLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
@@ -243,15 +266,7 @@ const quoteLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').repl
 export async function searchMemories(
   db: Db,
   scope: Scope,
-  options: {
-    lexemes: string[];
-    kind: KindFilter;
-    labels?: Labels;
-    /** Lexemes (synonyms) that bring in a memory only from its own words, not its surroundings. */
-    factOnly?: ReadonlySet<string>;
-    /** Lexemes (names said everywhere) that score memories but bring none in; their counts are given. */
-    scoreOnly?: ReadonlySet<string>;
-  },
+  options: LexemeSearch,
 ): Promise<{ hits: LexemeHit[]; total: number; counts: Map<string, number> }> {
   const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
   const bringing = options.lexemes.filter((lexeme) => !options.scoreOnly?.has(lexeme));
@@ -263,24 +278,25 @@ export async function searchMemories(
     ? sql`, array[${sql.join(
         counted.map(
           (lexeme) =>
-            sql`(select count(*)::int from memories c where c.account_id = ${scope.accountId} and c.space = ${scope.space} and c.status = 'current' and c.tsv @@ to_tsquery('simple', ${quoteLexeme(lexeme)}))`,
+            sql`(select count(*)::int from memories c where c.account_id = ${scope.accountId} and c.space = ${scope.space} and c.status = 'current' and c.tsv @@ cast(${quoteLexeme(lexeme)} as tsquery))`,
         ),
       )}] as counts`
     : sql``;
   const { rows } = await sql<{ id: number; kind: MemoryKind; about: string[]; created_at: number; tsv: string; passage: string; slot: string | null; counts?: number[] }>`
     select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at, m.tsv::text as tsv, m.slot,
-      m.source_id || ':' || coalesce(m.message_index, -1) as passage ${countsQuery}
-    from memories m, to_tsquery('simple', ${any}) query
+      case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage ${countsQuery}
+    from memories m, cast(${any} as tsquery) query
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and m.tsv @@ query
       and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}`.execute(db);
   const counts = new Map(counted.map((lexeme, index) => [lexeme, rows[0]?.counts?.[index] ?? 0]));
   // One pass of one pattern over each tsvector's text finds every query lexeme in it.
   const positions = new Map(options.lexemes.map((lexeme, index) => [quoteLexeme(lexeme), index]));
-  const pattern = new RegExp(`(?:^| )(${[...positions.keys()].map(escapeRegExp).join('|')}):(\\S+)`, 'g');
+  const pattern = new RegExp(`(?:^| )(${[...positions.keys()].map(escapeRegExp).join('|')})(?::(\\S+))?(?= |$)`, 'g');
   const hits = rows.map((row) => {
     const levels = new Array<number>(options.lexemes.length).fill(0);
     for (const match of row.tsv.matchAll(pattern)) {
-      const weights = match[2];
+      // Broader words have no positions: they stand for the memory's own words.
+      const weights = match[2] ?? 'A';
       levels[positions.get(match[1])!] = /[AB]/.test(weights) ? 3 : weights.includes('C') ? 2 : 1;
     }
     return {
@@ -298,7 +314,7 @@ export async function searchMemories(
 }
 
 /** A year in the memory's own words ("… on 7 May 2023"): the learner writes every date it resolves with its year. */
-const DATED_LEXEME = /'(?:1[89]|20)\d\d':[\d,A-D]*[AB]\b/;
+export const DATED_LEXEME = /'(?:1[89]|20)\d\d':[\d,A-D]*[AB]\b/;
 
 /** Current memories per scope, remembered for a few seconds: it only weighs rare words, so it need not be exact. */
 const countCache = new Map<string, { count: number; at: number }>();
@@ -322,7 +338,7 @@ export async function rankMemories(db: Db, scope: Scope, ids: number[], lexemes:
   if (!ids.length || !lexemes.length) return new Map();
   const any = lexemes.map(quoteLexeme).join(' | ');
   const { rows } = await sql<{ id: number; rank: number }>`
-    select m.id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', m.tsv, to_tsquery('simple', ${any}), 32) as rank
+    select m.id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', m.tsv, cast(${any} as tsquery), 32) as rank
     from memories m where ${inScope(scope)} and m.id = any(${ids}::int[])`.execute(db);
   return new Map(rows.map((row) => [row.id, Number(row.rank)]));
 }

@@ -7,7 +7,6 @@ import {
   SearchRequestSchema,
   SearchResponseSchema,
 } from '@engram/protocol';
-import type { Counts } from '@engram/protocol';
 import { toMemoryRecord } from '../../store/memory-repository.js';
 import { answerOffline } from '../../recall/ask.js';
 import { renderContext } from '../../recall/context-block.js';
@@ -38,20 +37,9 @@ export function recallRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      // Counts cover every match, not only the page returned.
-      // Search ranks every match; only context and ask judge whether anything is known.
-      const all = await recall(db, scope, input.q, {
-        limit: Number.MAX_SAFE_INTEGER,
-        kind: input.kind,
-        labels: input.labels,
-        judge: false,
-      });
-      const counts: Counts = { all: 0, people: 0, plan: 0, pref: 0, detail: 0 };
-      for (const item of all.memories) {
-        counts[item.row.kind] += 1;
-        counts.all += 1;
-      }
-      return c.json({ memories: records(all.memories.slice(0, input.limit)), counts, total: all.total }, 200);
+      // Search ranks every match (counts cover them all); only context and ask judge whether anything is known.
+      const found = await recall(db, scope, input.q, { limit: input.limit, kind: input.kind, labels: input.labels, judge: false });
+      return c.json({ memories: records(found.memories), counts: found.counts, total: found.total }, 200);
     },
   );
 

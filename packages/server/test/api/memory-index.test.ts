@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { learnFromMessages, readMessages } from '../../src/learn/index.js';
+import { factFingerprint } from '../../src/learn/fingerprint.js';
+import { createAccount } from '../../src/store/account-repository.js';
+import { openStore } from '../../src/store/database.js';
+import type { Store } from '../../src/store/database.js';
+import { MemoryIndexCache, parseTsvector } from '../../src/store/memory-index.js';
+import { lexemesAndVersion, rankMemories, searchMemories, storeFacts } from '../../src/store/memory-repository.js';
+import type { LexemeSearch } from '../../src/store/memory-repository.js';
+import { migrate } from '../../src/store/migrations.js';
+import type { Scope } from '../../src/store/scope.js';
+import { addSource } from '../../src/store/source-repository.js';
+import { createTestDatabase } from '../setup/postgres.js';
+
+// The in-process copy of a space's index must answer exactly as the store's own search, on the
+// store of the project running it: PGlite, or a fresh PostgreSQL database.
+let store: Store;
+let drop: (() => Promise<void>) | null = null;
+let accountId: number;
+const scopeOf = (space: string): Scope => ({ accountId, space });
+
+const CONVERSATION = [
+  ['Maria', 'Hi Tom! I went swimming with the kids yesterday, and on Saturday we painted a sunset together.'],
+  ['Tom', "Lovely. I adopted a dog named Rex last month - he's a beagle and loves the beach."],
+  ['Maria', 'I moved to Lisbon in 2021 and I work as a nurse at the city hospital.'],
+  ['Tom', "I'm learning the violin, and my sister Ana plays the piano in a jazz band."],
+  ['Maria', "My favourite book is 'The Little Prince'. I'm reading it to my daughter again."],
+  ['Tom', 'Next month I am running a half marathon in Porto; my brother is coming too.'],
+  ['Maria', 'What kind of training do you do? I only go hiking on weekends.'],
+  ['Tom', 'Mostly long runs and yoga twice a week. Rex comes on the runs with me.'],
+] as const;
+
+async function learnInto(space: string, turns: readonly (readonly [string, string])[]) {
+  const scope = scopeOf(space);
+  const at = '2023-05-08T10:00:00.000Z';
+  const source = await addSource(store.db, scope, { kind: 'note', body: 'conversation', tokens: 0 }, 3);
+  const facts = learnFromMessages(readMessages(turns.map(([name, content]) => ({ role: 'user' as const, name, content, at }))), {
+    writtenAt: new Date(at),
+  });
+  await store.db.transaction().execute((transaction) =>
+    storeFacts(
+      transaction,
+      scope,
+      source.id,
+      facts.map((fact) => ({ ...fact, fingerprint: factFingerprint(fact.text) })),
+      {},
+    ),
+  );
+  return source.id;
+}
+
+beforeAll(async () => {
+  if (inject('engramStore') === 'postgres') {
+    const database = await createTestDatabase();
+    drop = database.drop;
+    store = await openStore({ databaseUrl: database.url, dataDir: '' });
+  } else {
+    store = await openStore({ databaseUrl: null, dataDir: 'memory://' });
+  }
+  await migrate(store.db);
+  accountId = (await createAccount(store.db, 'index-tests')).id;
+  await learnInto('maria', CONVERSATION);
+  await learnInto('other', [['Zed', 'Zed swims in the lake and paints sunsets every weekend with his beagle.']]);
+});
+
+afterAll(async () => {
+  await store.close();
+  await drop?.();
+});
+
+const QUESTIONS: { words: string[]; options?: Partial<LexemeSearch> }[] = [
+  { words: ['swimming', 'kids'] },
+  { words: ['dog', 'beach', 'rex'], options: { scoreOnly: new Set(['rex']) } },
+  { words: ['live', 'lisbon', 'work'] },
+  { words: ['instrument', 'play', 'violin', 'piano'], options: { factOnly: new Set(['instrument']) } },
+  { words: ['book', 'read', 'daughter'], options: { kind: 'pref' } },
+  { words: ['marathon', 'porto', 'brother', 'run'] },
+  { words: ['training', 'yoga', 'hiking'] },
+  { words: ['sunset', 'paint'], options: { kind: 'all' } },
+];
+
+async function lexemesOfWords(space: string, words: string[]) {
+  const { lexemes } = await lexemesAndVersion(store.db, scopeOf(space), words);
+  return [...new Set(lexemes.flat())];
+}
+
+describe('the in-process copy of a space index', () => {
+  it('finds the same memories with the same levels and counts as the store', async () => {
+    const cache = new MemoryIndexCache();
+    const scope = scopeOf('maria');
+    const { version } = await lexemesAndVersion(store.db, scope, ['x']);
+    const copy = await cache.current(store.db, scope, version, { wait: true });
+    expect(copy).not.toBeNull();
+    let compared = 0;
+    for (const question of QUESTIONS) {
+      const lexemes = await lexemesOfWords('maria', question.words);
+      const options: LexemeSearch = { lexemes, kind: 'all', ...question.options };
+      const fromStore = await searchMemories(store.db, scope, options);
+      const fromCopy = copy!.search(options);
+      const byId = (hits: { id: number }[]) => [...hits].sort((left, right) => left.id - right.id);
+      expect(byId(fromCopy.hits)).toEqual(byId(fromStore.hits));
+      expect(fromCopy.total).toBe(fromStore.total);
+      expect([...fromCopy.counts]).toEqual([...fromStore.counts]);
+      const ids = fromStore.hits.map((hit) => hit.id);
+      const storeRanks = await rankMemories(store.db, scope, ids, lexemes);
+      const copyRanks = copy!.rank(ids, lexemes);
+      for (const id of ids) expect(copyRanks.get(id)).toBeCloseTo(storeRanks.get(id)!, 6);
+      compared += fromStore.hits.length;
+    }
+    expect(compared).toBeGreaterThan(10);
+  });
+
+  it('holds only its own space: another space with the same words is never in it', async () => {
+    const cache = new MemoryIndexCache();
+    const { version } = await lexemesAndVersion(store.db, scopeOf('maria'), ['x']);
+    const copy = await cache.current(store.db, scopeOf('maria'), version, { wait: true });
+    const lexemes = await lexemesOfWords('maria', ['zed', 'lake', 'swim']);
+    const texts = await sql<{ id: number }>`select id from memories where space = 'other'`.execute(store.db);
+    const otherIds = new Set(texts.rows.map((row) => row.id));
+    expect(otherIds.size).toBeGreaterThan(0);
+    const found = copy!.search({ lexemes, kind: 'all' });
+    expect(found.hits.some((hit) => otherIds.has(hit.id))).toBe(false);
+    expect(copy!.memories.every((memory) => !otherIds.has(memory.id))).toBe(true);
+  });
+
+  it('is given up when any memory of its space is added, changed or removed, and not for another space', async () => {
+    const cache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0 });
+    const scope = scopeOf('changing');
+    await learnInto('changing', CONVERSATION.slice(0, 2));
+    const versionOf = async (space: string) => (await lexemesAndVersion(store.db, scopeOf(space), ['x'])).version;
+    const first = await versionOf('changing');
+    const copy = await cache.current(store.db, scope, first, { wait: true });
+    expect(copy?.version).toBe(first);
+
+    const otherBefore = await versionOf('other');
+    const source = await learnInto('changing', CONVERSATION.slice(2, 4));
+    const added = await versionOf('changing');
+    expect(added).not.toBe(first);
+    expect(await versionOf('other')).toBe(otherBefore);
+    // The old copy is not handed out for the new version; a fresh one holds the new memories.
+    const fresh = await cache.current(store.db, scope, added, { wait: true });
+    expect(fresh!.memories.length).toBeGreaterThan(copy!.memories.length);
+
+    await sql`update memories set status = 'wrong' where id = ${fresh!.memories[0]!.id}`.execute(store.db);
+    const changed = await versionOf('changing');
+    expect(changed).not.toBe(added);
+    const afterChange = await cache.current(store.db, scope, changed, { wait: true });
+    expect(afterChange!.memories.length).toBe(fresh!.memories.length - 1);
+
+    // Removing memories (as deleting the source that taught them does) moves the version too.
+    await sql`delete from memories where source_id = ${source}`.execute(store.db);
+    const removed = await versionOf('changing');
+    expect(removed).not.toBe(changed);
+    const afterDelete = await cache.current(store.db, scope, removed, { wait: true });
+    expect(afterDelete!.memories.length).toBeLessThan(afterChange!.memories.length);
+  });
+
+  it('never repeats a version when a space is erased and made again', async () => {
+    await learnInto('again', CONVERSATION.slice(0, 1));
+    const before = (await lexemesAndVersion(store.db, scopeOf('again'), ['x'])).version!;
+    await sql`delete from spaces where account_id = ${accountId} and name = 'again'`.execute(store.db);
+    expect((await lexemesAndVersion(store.db, scopeOf('again'), ['x'])).version).toBeNull();
+    await learnInto('again', CONVERSATION.slice(0, 1));
+    const after = (await lexemesAndVersion(store.db, scopeOf('again'), ['x'])).version!;
+    expect(BigInt(after)).toBeGreaterThan(BigInt(before));
+  });
+
+  it('leaves spaces larger than its limit to the store', async () => {
+    const cache = new MemoryIndexCache({ maxSpace: 3, maxHeld: 200_000, rebuildMs: 0 });
+    const { version } = await lexemesAndVersion(store.db, scopeOf('maria'), ['x']);
+    expect(await cache.current(store.db, scopeOf('maria'), version, { wait: true })).toBeNull();
+  });
+});
+
+describe('parseTsvector', () => {
+  it('reads levels and cover weights from a tsvector text, quotes and broader words included', () => {
+    const { levels, weights } = parseTsvector("'dog':1A,9C 'it''s':4 'rex':2B '^anim' 'walk':3,7D");
+    expect(Object.fromEntries(levels)).toEqual({ dog: 3, "it's": 1, rex: 3, '^anim': 3, walk: 1 });
+    expect(weights.get('dog')).toBeCloseTo(1.2);
+    expect(weights.get('walk')).toBeCloseTo(0.2);
+    expect(weights.has('^anim')).toBe(false);
+  });
+});
