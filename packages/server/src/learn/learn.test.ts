@@ -13,6 +13,24 @@ const conversation = (text: string, extra: MessageInput[] = []): LearnedFact[] =
 const texts = (facts: LearnedFact[]): string[] => facts.map((fact) => fact.text);
 
 describe('learnFromMessages', () => {
+  it('keeps with a reply what it answers: the message before, led by the opening of the one before that', () => {
+    const facts = learnFromMessages(
+      readMessages([
+        { role: 'user', name: 'Melanie', at, content: 'We went camping in the mountains last week!' },
+        { role: 'user', name: 'Caroline', at, content: 'Sounds great. How was it?' },
+        { role: 'user', name: 'Melanie', at, content: 'We roasted marshmallows around the fire. The kids loved the hike.' },
+      ]),
+      { writtenAt },
+    ).filter((fact) => fact.sentence.messageIndex === 2);
+    expect(texts(facts)).toEqual(["Melanie's family roasted marshmallows around the fire.", 'Melanie said the kids loved the hike.']);
+    // The reply's opening fact holds both at the weight of its own message; later facts at the lowest.
+    expect(facts[0]!.context).toBe(
+      'We roasted marshmallows around the fire. The kids loved the hike.\nWe went camping in the mountains last week!\nSounds great. How was it?',
+    );
+    expect(facts[0]!.before).toBeUndefined();
+    expect(facts[1]!.before).toBe('We went camping in the mountains last week!\nSounds great. How was it?');
+  });
+
   it('turns the speaker’s words into facts about the speaker, with absolute dates', () => {
     expect(conversation("I love hiking. I'm going to Paris next month! My sister is a nurse.")).toEqual([
       {

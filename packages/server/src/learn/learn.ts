@@ -19,6 +19,8 @@ import type { Edit, LearnedFact, LearnOptions, ReadMessage } from './types.js';
 
 /** How much of a message (and of the one before it) is kept with each fact for search. */
 const CONTEXT_CHARS = 1_000;
+/** How much of the message two back is kept with a reply's facts. */
+const EARLIER_CHARS = 300;
 /** The label for "I" when the owner has no name. It is a role, not a name, so it is never in `about`. */
 const defaultOwner = 'The user';
 /** How an app reports an image the user shared: " [shares: a photo of a dog on a beach]". */
@@ -38,7 +40,7 @@ interface Passage {
   attribute: boolean;
   /** Names of the people talking, so that a name used to address someone is set aside. */
   addressees: readonly string[];
-  /** The message before this one in a conversation, kept with each fact for search. */
+  /** The message before this one in a conversation (led by the opening of the one before that), kept with each fact for search. */
   before?: string;
 }
 
@@ -74,11 +76,13 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
     if (message.role !== 'tool' && message.name !== null && !named.includes(message.name)) named.push(message.name);
   }
   const facts: LearnedFact[] = [];
-  let before: string | undefined;
-  for (const message of messages) {
-    if (message.text.trim() === '') continue;
-    const previous = before;
-    before = message.text;
+  const said = messages.filter((message) => message.text.trim() !== '');
+  for (const [position, message] of said.entries()) {
+    // What a message answers: the one before it, led by the opening of the one before that,
+    // which often names the topic a short exchange is about ("We went camping!" / "How was
+    // it?" / "We roasted marshmallows…").
+    const earlier = said[position - 2]?.text.slice(0, EARLIER_CHARS);
+    const previous = said[position - 1] && [earlier, said[position - 1]!.text].filter((text) => text !== undefined).join('\n');
     const reference = message.at ?? options.writtenAt;
     if (message.role === 'tool') {
       learnPassage(
@@ -166,8 +170,10 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
     if (passage.messageIndex === null) continue;
     fact.context = passage.text.slice(0, CONTEXT_CHARS);
     if (passage.before === undefined) continue;
-    if (fact === opening) fact.context += `\n${passage.before.slice(0, CONTEXT_CHARS)}`;
-    else fact.before = passage.before.slice(0, CONTEXT_CHARS);
+    // The end of what came before: the message just before, where a question to answer sits.
+    const before = passage.before.slice(-CONTEXT_CHARS);
+    if (fact === opening) fact.context += `\n${before}`;
+    else fact.before = before;
   }
   facts.push(...found);
 }

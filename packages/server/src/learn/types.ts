@@ -31,7 +31,7 @@ export interface LearnedFact {
   sentence: { text: string; messageIndex: number | null; start: number; end: number };
   /** The whole message the fact came from (conversations), indexed so its other words find it. */
   context?: string;
-  /** The message before it in the conversation (often the question it answers). */
+  /** The message before it in the conversation (often the question it answers), led by the opening of the one before that. */
   before?: string;
   /** Subject and attribute of a fact that can change ("omar|home"); a later fact with the same slot replaces it. */
   slot?: string | null;

@@ -50,7 +50,7 @@ const byScore = (left: { score: number; hit: LexemeHit }, right: { score: number
   right.score - left.score || right.hit.id - left.hit.id;
 
 /** How much a word counts where it was found: in the fact or its names, the rest of its message, the message it answers. */
-const LEVEL_WEIGHT = [0, 0.3, 0.7, 1];
+const LEVEL_WEIGHT = [0, 0.4, 0.7, 1];
 /** A further fact of a message already listed keeps this share of its score (per fact before it). */
 const SAME_PASSAGE = 0.5;
 /** A synonym or related form counts this much of the word itself. */

@@ -155,51 +155,103 @@ export async function storeFacts(
   const created: number[] = [];
   const linked: number[] = [];
   const replaced: { old: number; new: number }[] = [];
+  if (!facts.length) return { created, linked, replaced };
+  // A few statements for the whole batch, not a few per fact: each round trip costs more
+  // than the work it carries.
+  const { rows: known } = await sql<{ id: number; status: string; fingerprint: string }>`
+    select distinct on (m.fingerprint) m.id, m.status, m.fingerprint from memories m
+    where ${inScope(scope)} and m.fingerprint = any(${[...new Set(facts.map((fact) => fact.fingerprint))]}::text[])
+      and m.status in ('current', 'wrong')
+    order by m.fingerprint, (m.status = 'current') desc, m.id`.execute(transaction);
+  const existing = new Map(known.map((row) => [row.fingerprint, row]));
+  // The first fact of each fingerprint not yet current is stored; later ones link to it.
+  const fresh = new Map<string, FactToStore>();
   for (const fact of facts) {
-    const { rows: known } = await sql<{ id: number; status: string }>`
-      select m.id, m.status from memories m
-      where ${inScope(scope)} and m.fingerprint = ${fact.fingerprint} and m.status in ('current', 'wrong')
-      order by (m.status = 'current') desc, m.id limit 1`.execute(transaction);
-    const existing = known[0];
-    if (existing?.status === 'wrong') continue;
-    let memoryId: number;
-    let isNew = false;
-    if (existing) {
-      memoryId = existing.id;
-    } else {
-      // The words around the fact are indexed with lower weights: C for the rest of its message,
-      // D for the message it answers; so "What do you paint?" / "Sunsets, mostly." is found by "paint".
-      const { rows } = await sql<{ id: number }>`
-        insert into memories (account_id, space, source_id, text, kind, date, about, labels, fingerprint,
-          sentence_text, message_index, sentence_start, sentence_end, slot, tsv)
-        values (${scope.accountId}, ${scope.space}, ${sourceId}, ${fact.text}, ${fact.kind}, ${fact.date}::date,
-          ${fact.about}::text[], ${JSON.stringify(labels)}::jsonb, ${fact.fingerprint}, ${fact.sentence.text},
-          ${fact.sentence.messageIndex}, ${fact.sentence.start}, ${fact.sentence.end}, ${fact.slot ?? null},
-          setweight(to_tsvector('english', ${fact.text}), 'A') || setweight(to_tsvector('simple', ${fact.about.join(' ')}), 'B')
-            || setweight(to_tsvector('english', ${fact.context ?? ''}), 'C') || setweight(to_tsvector('english', ${fact.before ?? ''}), 'D')
-            || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', ${broaderText(fact.text)}))) lexeme)))
-        returning id`.execute(transaction);
-      memoryId = rows[0]!.id;
-      isNew = true;
-    }
-    const { rows: link } = await sql`
-      insert into memory_sources (memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
-      values (${memoryId}, ${sourceId}, ${fact.sentence.text}, ${fact.sentence.messageIndex}, ${fact.sentence.start}, ${fact.sentence.end})
-      on conflict do nothing returning memory_id`.execute(transaction);
-    if (!link.length) continue;
-    await sql`
-      insert into memory_events (memory_id, event, source_id) values (${memoryId}, ${isNew ? 'learned' : 'linked'}, ${sourceId})`.execute(transaction);
-    (isNew ? created : linked).push(memoryId);
-    if (isNew && fact.slot) {
-      const { rows: older } = await sql<{ id: number }>`
-        update memories m set status = 'replaced', updated_at = now()
-        where ${inScope(scope)} and m.status = 'current' and m.slot = ${fact.slot} and m.id <> ${memoryId} and m.date <= ${fact.date}::date
-        returning m.id`.execute(transaction);
-      for (const { id } of older) {
-        await sql`insert into memory_events (memory_id, event, other_memory_id, source_id) values (${id}, 'replaced', ${memoryId}, ${sourceId})`.execute(transaction);
-        await sql`insert into memory_events (memory_id, event, other_memory_id, source_id) values (${memoryId}, 'replaces', ${id}, ${sourceId})`.execute(transaction);
-        replaced.push({ old: id, new: memoryId });
-      }
+    if (!existing.has(fact.fingerprint) && !fresh.has(fact.fingerprint)) fresh.set(fact.fingerprint, fact);
+  }
+  const ids = new Map<string, number>();
+  for (const row of known) if (row.status === 'current') ids.set(row.fingerprint, row.id);
+  if (fresh.size) {
+    // The words around the fact are indexed with lower weights: C for the rest of its message,
+    // D for the message it answers; so "What do you paint?" / "Sunsets, mostly." is found by "paint".
+    // Its nouns' broader words go in without positions (see BROADER_MARK).
+    const rows = [...fresh.values()].map((fact, position) => ({
+      position,
+      text: fact.text,
+      kind: fact.kind,
+      date: fact.date,
+      about: fact.about,
+      names: fact.about.join(' '),
+      fingerprint: fact.fingerprint,
+      sentence_text: fact.sentence.text,
+      message_index: fact.sentence.messageIndex,
+      sentence_start: fact.sentence.start,
+      sentence_end: fact.sentence.end,
+      slot: fact.slot ?? null,
+      context: fact.context ?? '',
+      before: fact.before ?? '',
+      broader: broaderText(fact.text),
+    }));
+    const { rows: inserted } = await sql<{ id: number; fingerprint: string }>`
+      insert into memories (account_id, space, source_id, text, kind, date, about, labels, fingerprint,
+        sentence_text, message_index, sentence_start, sentence_end, slot, tsv)
+      select ${scope.accountId}, ${scope.space}, ${sourceId}, f.text, f.kind, f.date::date,
+        array(select json_array_elements_text(f.about)), ${JSON.stringify(labels)}::jsonb, f.fingerprint, f.sentence_text,
+        f.message_index, f.sentence_start, f.sentence_end, f.slot,
+        setweight(to_tsvector('english', f.text), 'A') || setweight(to_tsvector('simple', f.names), 'B')
+          || setweight(to_tsvector('english', f.context), 'C') || setweight(to_tsvector('english', f.before), 'D')
+          || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', f.broader))) lexeme))
+      from json_to_recordset(${JSON.stringify(rows)}::json) as f(position integer, text text, kind text, date text, about json,
+        names text, fingerprint text, sentence_text text, message_index integer, sentence_start integer, sentence_end integer,
+        slot text, context text, before text, broader text)
+      order by f.position
+      returning id, fingerprint`.execute(transaction);
+    for (const row of inserted) ids.set(row.fingerprint, row.id);
+  }
+  const links = facts
+    .filter((fact) => ids.has(fact.fingerprint))
+    .map((fact) => ({
+      memory_id: ids.get(fact.fingerprint)!,
+      sentence_text: fact.sentence.text,
+      message_index: fact.sentence.messageIndex,
+      sentence_start: fact.sentence.start,
+      sentence_end: fact.sentence.end,
+    }));
+  if (!links.length) return { created, linked, replaced };
+  // A memory already linked to this source (learning it twice) is left as it is.
+  const { rows: newLinks } = await sql<{ memory_id: number }>`
+    insert into memory_sources (memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
+    select l.memory_id, ${sourceId}, l.sentence_text, l.message_index, l.sentence_start, l.sentence_end
+    from json_to_recordset(${JSON.stringify(links)}::json) as l(memory_id integer, sentence_text text, message_index integer,
+      sentence_start integer, sentence_end integer)
+    on conflict do nothing returning memory_id`.execute(transaction);
+  const newlyLinked = new Set(newLinks.map((row) => row.memory_id));
+  const freshIds = new Set([...fresh.keys()].map((fingerprint) => ids.get(fingerprint)!));
+  for (const id of new Set(links.map((link) => link.memory_id))) {
+    if (newlyLinked.has(id)) (freshIds.has(id) ? created : linked).push(id);
+  }
+  if (!created.length && !linked.length) return { created, linked, replaced };
+  await sql`
+    insert into memory_events (memory_id, event, source_id)
+    select e.id, e.event, ${sourceId} from unnest(${[...created, ...linked]}::int[], ${[...created.map(() => 'learned'), ...linked.map(() => 'linked')]}::text[]) as e(id, event)`.execute(
+    transaction,
+  );
+  // A new fact in a slot replaces what was current in it, in the order the facts were said:
+  // a later fact of the same batch is not replaced by an earlier one.
+  const order = [...fresh.values()].filter((fact) => fact.slot && newlyLinked.has(ids.get(fact.fingerprint)!));
+  for (const [index, fact] of order.entries()) {
+    const memoryId = ids.get(fact.fingerprint)!;
+    const later = order.slice(index + 1).map((next) => ids.get(next.fingerprint)!);
+    const { rows: older } = await sql<{ id: number }>`
+      update memories m set status = 'replaced', updated_at = now()
+      where ${inScope(scope)} and m.status = 'current' and m.slot = ${fact.slot!} and m.id <> ${memoryId}
+        and m.id <> all(${later}::int[]) and m.date <= ${fact.date}::date
+      returning m.id`.execute(transaction);
+    for (const { id } of older) {
+      await sql`
+        insert into memory_events (memory_id, event, other_memory_id, source_id)
+        values (${id}, 'replaced', ${memoryId}, ${sourceId}), (${memoryId}, 'replaces', ${id}, ${sourceId})`.execute(transaction);
+      replaced.push({ old: id, new: memoryId });
     }
   }
   return { created, linked, replaced };
