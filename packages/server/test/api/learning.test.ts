@@ -44,6 +44,20 @@ describe('learning: merging and updating', () => {
     expect(asked.body.clash).toBe(false);
   });
 
+  it('within one source, a later fact replaces an earlier one of the same slot, never the other way', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', name: 'Omar', content: 'I live in Lisbon.', at: '2026-03-01T10:00:00Z' },
+        { role: 'user', name: 'Omar', content: 'I moved to Berlin last week.', at: '2026-03-01T10:05:00Z' },
+      ],
+    });
+    const current = await memoriesOf(space);
+    expect(current.map((memory) => memory.text)).toEqual([expect.stringMatching(/^Omar moved to Berlin/)]);
+    const found = await call('POST', '/v1/search', { body: { q: 'Where does Omar live?', space } });
+    expect(found.body.memories.map((memory: { text: string }) => memory.text)).toEqual([current[0].text]);
+  });
+
   it('does not let an older fact replace a newer one', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { messages: [{ role: 'user', name: 'Ana', content: 'I live in Porto.', at: '2026-06-01T10:00:00Z' }] });
