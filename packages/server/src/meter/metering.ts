@@ -13,10 +13,9 @@ import { loadSourceContent } from '../store/source-repository.js';
 import {
   accountsWithWaiting,
   addLearnedTokens,
-  findAccountPlan,
   releaseWaiting,
   sweepRateCounters,
-  usageFigures,
+  usageSnapshot,
 } from '../store/usage-repository.js';
 import { billedTokens, canLearn, periodOf, usageRecord } from './usage.js';
 
@@ -30,12 +29,9 @@ export interface MeterContext {
 /** The usage record of an account, or one space's share of it. */
 export async function currentUsage(context: MeterContext, accountId: number, space: string | null = null): Promise<Usage> {
   const now = context.now();
-  const account = await findAccountPlan(context.db, accountId);
-  if (!account) throw new HttpError('authentication_error', 'The key\'s account no longer exists');
-  const period = periodOf(now);
-  const figures = await usageFigures(context.db, accountId, period.start);
-  const shown = space === null ? figures : await usageFigures(context.db, accountId, period.start, space);
-  return usageRecord(context.config, account, figures, now, shown);
+  const snapshot = await usageSnapshot(context.db, accountId, periodOf(now).start, space);
+  if (!snapshot) throw new HttpError('authentication_error', 'The key\'s account no longer exists');
+  return usageRecord(context.config, snapshot.account, snapshot.figures, now, snapshot.shown);
 }
 
 /**

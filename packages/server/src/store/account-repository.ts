@@ -13,6 +13,8 @@ export interface KeyRecord {
   rpm: number | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** When the key was last used (recorded at most twice a minute), or null. */
+  lastUsedAt: Date | null;
 }
 
 /** Only a hash of a key is kept; SHA-256 suffices because keys are long random strings. */
@@ -30,7 +32,7 @@ export function sameHash(left: string, right: string): boolean {
 /** Finds the key whose text hashes to `hash`, if any (revoked and expired keys included: callers judge). */
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyRecord | null> {
   const { rows } = await sql<any>`
-    select id, account_id, space, rpm, expires_at, revoked_at from api_keys where hash = ${hash}`.execute(db);
+    select id, account_id, space, rpm, expires_at, revoked_at, last_used_at from api_keys where hash = ${hash}`.execute(db);
   const row = rows[0];
   if (!row) return null;
   return {
@@ -40,8 +42,12 @@ export async function findKeyByHash(db: Db, hash: string): Promise<KeyRecord | n
     rpm: row.rpm,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
   };
 }
+
+/** How often a key's last use is written at most. */
+export const TOUCH_EVERY_MS = 30_000;
 
 /** Records that a key was used, at most twice a minute per key to spare writes. */
 export async function touchKey(db: Db, keyId: number): Promise<void> {

@@ -4,15 +4,6 @@ import type { AccountPlan, UsageFigures } from '../meter/usage.js';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
 
-/** An account's plan settings; null when there is no such account. */
-export async function findAccountPlan(db: Db, accountId: number): Promise<AccountPlan | null> {
-  const { rows } = await sql<any>`
-    select id, plan, trial_ends_at, extra_on, extra_cap_usd from accounts where id = ${accountId}`.execute(db);
-  const row = rows[0];
-  if (!row) return null;
-  return { id: row.id, plan: row.plan, trialEndsAt: row.trial_ends_at, extraOn: row.extra_on, extraCapUsd: Number(row.extra_cap_usd) };
-}
-
 /** Sets an account's plan; choosing a paid plan ends the trial. */
 export async function setPlan(db: Db, accountId: number, plan: Plan): Promise<boolean> {
   const { rows } = await sql`
@@ -46,22 +37,37 @@ export async function addAnswer(db: Db, scope: Scope, periodStart: Date): Promis
     on conflict (account_id, period_start, space) do update set answers = usage_counters.answers + 1`.execute(db);
 }
 
-/** The period's figures of an account, or of one of its spaces when `space` is given. */
-export async function usageFigures(db: Db, accountId: number, periodStart: Date, space: string | null = null): Promise<UsageFigures> {
-  const spaceFilter = space === null ? sql`true` : sql`space = ${space}`;
-  const [counted, waiting] = await Promise.all([
-    sql<any>`
-      select coalesce(sum(learned_tokens), 0)::bigint as learned, coalesce(sum(answers), 0)::bigint as answers
-      from usage_counters where account_id = ${accountId} and period_start = ${periodStart} and ${spaceFilter}`.execute(db),
-    sql<any>`
-      select coalesce(sum(greatest(tokens, 100)), 0)::bigint as waiting from sources
-      where account_id = ${accountId} and status = 'waiting' and ${spaceFilter}`.execute(db),
-  ]);
-  return {
-    learnedTokens: Number(counted.rows[0].learned),
-    answers: Number(counted.rows[0].answers),
-    waitingTokens: Number(waiting.rows[0].waiting),
-  };
+/**
+ * An account's plan and its usage figures for a period, with one space's share when a space
+ * is given, in one round trip (the usage headers of every answer read them).
+ */
+export async function usageSnapshot(
+  db: Db,
+  accountId: number,
+  periodStart: Date,
+  space: string | null,
+): Promise<{ account: AccountPlan; figures: UsageFigures; shown: UsageFigures } | null> {
+  const { rows } = await sql<any>`
+    select a.id, a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd,
+      (select coalesce(sum(learned_tokens), 0)::bigint from usage_counters where account_id = a.id and period_start = ${periodStart}) as learned,
+      (select coalesce(sum(answers), 0)::bigint from usage_counters where account_id = a.id and period_start = ${periodStart}) as answers,
+      (select coalesce(sum(greatest(tokens, 100)), 0)::bigint from sources where account_id = a.id and status = 'waiting') as waiting,
+      (select coalesce(sum(learned_tokens), 0)::bigint from usage_counters
+        where account_id = a.id and period_start = ${periodStart} and space = ${space ?? ''}) as space_learned,
+      (select coalesce(sum(answers), 0)::bigint from usage_counters
+        where account_id = a.id and period_start = ${periodStart} and space = ${space ?? ''}) as space_answers,
+      (select coalesce(sum(greatest(tokens, 100)), 0)::bigint from sources
+        where account_id = a.id and status = 'waiting' and space = ${space ?? ''}) as space_waiting
+    from accounts a where a.id = ${accountId}`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  const account = { id: row.id, plan: row.plan, trialEndsAt: row.trial_ends_at, extraOn: row.extra_on, extraCapUsd: Number(row.extra_cap_usd) };
+  const figures = { learnedTokens: Number(row.learned), answers: Number(row.answers), waitingTokens: Number(row.waiting) };
+  const shown =
+    space === null
+      ? figures
+      : { learnedTokens: Number(row.space_learned), answers: Number(row.space_answers), waitingTokens: Number(row.space_waiting) };
+  return { account, figures, shown };
 }
 
 /** Accounts holding sources that wait for the plan to allow learning. */
