@@ -34,6 +34,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** Origins allowed to call from a browser: '*' (default) or a comma-separated list. */
   corsOrigins: string;
+  /** Memories an API process holds in its copies of spaces' search indexes (0: recall always reads the store). */
+  recallCacheMemories: number;
   /** Optional OpenAI-compatible model. */
   llm: { baseUrl: string; apiKey: string | null; model: string } | null;
 }
@@ -83,6 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
     urlMaxRedirects: integer(env, 'ENGRAM_URL_MAX_REDIRECTS', 5, 0, 20),
     uploadMaxBytes: integer(env, 'ENGRAM_UPLOAD_MAX_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     corsOrigins: env.ENGRAM_CORS_ORIGINS?.trim() || '*',
+    recallCacheMemories: integer(env, 'ENGRAM_RECALL_CACHE_MEMORIES', 100_000, 0, 100_000_000),
     llm: llmBaseUrl
       ? { baseUrl: llmBaseUrl, apiKey: env.ENGRAM_LLM_API_KEY?.trim() || null, model: env.ENGRAM_LLM_MODEL?.trim() || 'gpt-4o-mini' }
       : null,

@@ -7,6 +7,7 @@ import { learnMetered, releaseAllWaiting } from './meter/metering.js';
 import { bootstrapOwner } from './store/account-repository.js';
 import { openStore } from './store/database.js';
 import type { Store } from './store/database.js';
+import { memoryIndexOf } from './store/memory-index.js';
 import { migrate } from './store/migrations.js';
 
 /** A running Engram: its address, its store, and a way to stop it. */
@@ -43,6 +44,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       bootstrap.key,
     );
   }
+  memoryIndexOf(store.db).configure({ maxHeld: config.recallCacheMemories });
   const meter = { db: store.db, config, now: options.now ?? (() => new Date()) };
   const workers = Array.from(
     { length: config.workers },

@@ -1,6 +1,6 @@
 import type { Counts, KindFilter, Labels } from '@engram/protocol';
 import type { Db } from '../store/database.js';
-import { memoryIndex } from '../store/memory-index.js';
+import { memoryIndexOf } from '../store/memory-index.js';
 import { BROADER_MARK, lexemesAndVersion, loadMemories, rankMemories, searchMemories } from '../store/memory-repository.js';
 import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
@@ -108,7 +108,7 @@ export async function recall(
   const related = terms.map((term) => (names.includes(term) ? [] : relatedWords(term).filter((word) => !terms.includes(word))));
   const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat()]);
   // This process's copy of the space's index when it is current, else the store's own search.
-  const copy = await memoryIndex.current(db, scope, version);
+  const copy = await memoryIndexOf(db).current(db, scope, version);
   const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.search(request)) : searchMemories(db, scope, request));
 
   const lexemes: string[] = [];

@@ -19,7 +19,7 @@ import { DATED_LEXEME, type LexemeHit, type LexemeSearch } from './memory-reposi
  * to is not read whole over and over.
  */
 
-/** What one memory holds for recall. */
+/** What one memory holds for recall besides its words. */
 interface IndexedMemory {
   id: number;
   kind: MemoryKind;
@@ -29,27 +29,54 @@ interface IndexedMemory {
   slot: string | null;
   dated: boolean;
   labels: Labels;
+}
+
+/** A memory as read from the store, its tsvector parsed. */
+export interface ParsedMemory extends IndexedMemory {
   /** Lexeme → level (3 its own words or names, 2 the rest of its message, 1 the message it answers). */
   levels: Map<string, number>;
   /** Lexeme → the summed weights of its positions (A 1, B 0.4, C 0.2, D 0.1), for cover density. */
   weights: Map<string, number>;
 }
 
-/** A space's copy at one version. */
+/** The memories holding one lexeme (positions in the copy, ascending), with its level and cover weight in each. */
+interface Posting {
+  memories: Int32Array;
+  levels: Uint8Array;
+  weights: Float64Array;
+}
+
+/** A space's copy at one version: the memories, and for each lexeme the memories holding it. */
 export class SpaceIndex {
-  readonly postings = new Map<string, number[]>();
+  readonly memories: IndexedMemory[];
+  private readonly postings = new Map<string, Posting>();
+  private readonly positionOf = new Map<number, number>();
 
   constructor(
     readonly version: string,
-    readonly memories: IndexedMemory[],
+    parsed: ParsedMemory[],
   ) {
-    memories.forEach((memory, position) => {
-      for (const lexeme of memory.levels.keys()) {
-        const list = this.postings.get(lexeme);
-        if (list) list.push(position);
-        else this.postings.set(lexeme, [position]);
+    const lists = new Map<string, { memories: number[]; levels: number[]; weights: number[] }>();
+    this.memories = parsed.map((memory, position) => {
+      for (const [lexeme, level] of memory.levels) {
+        let list = lists.get(lexeme);
+        if (!list) lists.set(lexeme, (list = { memories: [], levels: [], weights: [] }));
+        list.memories.push(position);
+        list.levels.push(level);
+        list.weights.push(memory.weights.get(lexeme) ?? 0);
       }
+      this.positionOf.set(memory.id, position);
+      const { levels: _levels, weights: _weights, ...rest } = memory;
+      return rest;
     });
+    // Typed arrays hold the postings in a fraction of the room of two Maps per memory.
+    for (const [lexeme, list] of lists) {
+      this.postings.set(lexeme, {
+        memories: Int32Array.from(list.memories),
+        levels: Uint8Array.from(list.levels),
+        weights: Float64Array.from(list.weights),
+      });
+    }
   }
 
   /** The same answer as `searchMemories` in memory-repository.ts, from the copy. */
@@ -57,30 +84,46 @@ export class SpaceIndex {
     const labels = options.labels && Object.keys(options.labels).length ? Object.entries(options.labels) : null;
     const bringing = options.lexemes.filter((lexeme) => !options.scoreOnly?.has(lexeme));
     const counted = bringing.length ? options.lexemes.filter((lexeme) => options.scoreOnly?.has(lexeme)) : [];
-    const counts = new Map(counted.map((lexeme) => [lexeme, this.postings.get(lexeme)?.length ?? 0]));
+    const counts = new Map(counted.map((lexeme) => [lexeme, this.postings.get(lexeme)?.memories.length ?? 0]));
     const found = new Set<number>();
     for (const lexeme of bringing.length ? bringing : options.lexemes) {
+      const posting = this.postings.get(lexeme);
+      if (!posting) continue;
       const factOnly = options.factOnly?.has(lexeme) ?? false;
-      for (const position of this.postings.get(lexeme) ?? []) {
-        if (!factOnly || this.memories[position]!.levels.get(lexeme) === 3) found.add(position);
-      }
+      posting.memories.forEach((position, index) => {
+        if (!factOnly || posting.levels[index] === 3) found.add(position);
+      });
     }
-    const hits: LexemeHit[] = [];
-    for (const position of [...found].sort((left, right) => left - right)) {
+    const levels = new Map<number, number[]>();
+    for (const position of found) {
       const memory = this.memories[position]!;
       if (options.kind !== 'all' && memory.kind !== options.kind) continue;
       if (labels && !labels.every(([name, value]) => memory.labels[name] === value)) continue;
-      hits.push({
-        id: memory.id,
-        kind: memory.kind,
-        about: memory.about,
-        created_at: memory.created_at,
-        passage: memory.passage,
-        slot: memory.slot,
-        dated: memory.dated,
-        levels: options.lexemes.map((lexeme) => memory.levels.get(lexeme) ?? 0),
-      });
+      levels.set(position, new Array<number>(options.lexemes.length).fill(0));
     }
+    options.lexemes.forEach((lexeme, lexemeIndex) => {
+      const posting = this.postings.get(lexeme);
+      if (!posting) return;
+      posting.memories.forEach((position, index) => {
+        const row = levels.get(position);
+        if (row) row[lexemeIndex] = posting.levels[index]!;
+      });
+    });
+    const hits: LexemeHit[] = [...levels.keys()]
+      .sort((left, right) => left - right)
+      .map((position) => {
+        const memory = this.memories[position]!;
+        return {
+          id: memory.id,
+          kind: memory.kind,
+          about: memory.about,
+          created_at: memory.created_at,
+          passage: memory.passage,
+          slot: memory.slot,
+          dated: memory.dated,
+          levels: levels.get(position)!,
+        };
+      });
     return { hits, total: hits.length ? this.memories.length : 0, counts };
   }
 
@@ -90,14 +133,18 @@ export class SpaceIndex {
    * cover of its own and adds its weight; the sum s is given as s / (s + 1).
    */
   rank(ids: number[], lexemes: string[]): Map<number, number> {
-    const wanted = new Set(ids);
-    const ranks = new Map<number, number>();
-    for (const memory of this.memories) {
-      if (!wanted.has(memory.id)) continue;
-      let sum = 0;
-      for (const lexeme of lexemes) sum += memory.weights.get(lexeme) ?? 0;
-      ranks.set(memory.id, sum / (sum + 1));
+    const sums = new Map<number, number>();
+    for (const id of ids) if (this.positionOf.has(id)) sums.set(this.positionOf.get(id)!, 0);
+    for (const lexeme of lexemes) {
+      const posting = this.postings.get(lexeme);
+      if (!posting) continue;
+      posting.memories.forEach((position, index) => {
+        const sum = sums.get(position);
+        if (sum !== undefined) sums.set(position, sum + posting.weights[index]!);
+      });
     }
+    const ranks = new Map<number, number>();
+    for (const [position, sum] of sums) ranks.set(this.memories[position]!.id, sum / (sum + 1));
     return ranks;
   }
 }
@@ -133,8 +180,8 @@ export function parseTsvector(text: string): { levels: Map<string, number>; weig
 
 /** Spaces with more current memories than this are searched in the store only. */
 const MAX_SPACE = 20_000;
-/** At most this many memories are held over all copies; the least recently used copies go first. */
-const MAX_HELD = 200_000;
+/** At most this many memories are held over all copies by default (ENGRAM_RECALL_CACHE_MEMORIES); the least recently used copies go first. */
+const MAX_HELD = 100_000;
 /** A stale copy is rebuilt at most this often per space. */
 const REBUILD_MS = 2_000;
 
@@ -145,19 +192,25 @@ export class MemoryIndexCache {
   private held = 0;
 
   constructor(
-    private readonly limits: { maxSpace: number; maxHeld: number; rebuildMs: number } = {
+    private limits: { maxSpace: number; maxHeld: number; rebuildMs: number } = {
       maxSpace: MAX_SPACE,
       maxHeld: MAX_HELD,
       rebuildMs: REBUILD_MS,
     },
   ) {}
 
+  /** Holds at most `maxHeld` memories in all (0 holds none: recall reads the store), dropping copies beyond it. */
+  configure({ maxHeld }: { maxHeld: number }): void {
+    this.limits = { ...this.limits, maxHeld, maxSpace: Math.min(MAX_SPACE, maxHeld) };
+    if (maxHeld === 0) this.clear();
+  }
+
   /**
    * The copy of the space at `version`, or null; a missing or stale copy is rebuilt in the
    * background (`wait` builds it first, for tests and warm-up).
    */
   async current(db: Db, scope: Scope, version: string | null, options: { wait?: boolean } = {}): Promise<SpaceIndex | null> {
-    if (version === null) return null;
+    if (version === null || this.limits.maxHeld === 0) return null;
     const key = `${scope.accountId}\u0000${scope.space}`;
     const copy = this.copies.get(key);
     if (copy?.version === version) {
@@ -218,10 +271,9 @@ export class MemoryIndexCache {
     this.drop(key);
     this.copies.set(key, copy);
     this.held += memories.length;
-    for (const [oldest, held] of this.copies) {
+    for (const oldest of [...this.copies.keys()]) {
       if (this.held <= this.limits.maxHeld || oldest === key) break;
       this.drop(oldest);
-      void held;
     }
     return copy;
   }
@@ -241,5 +293,18 @@ export class MemoryIndexCache {
   }
 }
 
-/** The copies of this process. */
-export const memoryIndex = new MemoryIndexCache();
+const caches = new WeakMap<Db, MemoryIndexCache>();
+
+/**
+ * The copies this process holds for one store. Two stores in one process (tests, embedders)
+ * may both have an account 1 with a space "", and versions from two sequences may meet: so
+ * each store has its own copies.
+ */
+export function memoryIndexOf(db: Db): MemoryIndexCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new MemoryIndexCache();
+    caches.set(db, cache);
+  }
+  return cache;
+}

@@ -166,6 +166,21 @@ describe('the in-process copy of a space index', () => {
     expect(BigInt(after)).toBeGreaterThan(BigInt(before));
   });
 
+  it('holds no more memories than configured, dropping the least recently used copy, and none at 0', async () => {
+    const versionOf = async (space: string) => (await lexemesAndVersion(store.db, scopeOf(space), ['x'])).version;
+    const cache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0 });
+    const maria = await cache.current(store.db, scopeOf('maria'), await versionOf('maria'), { wait: true });
+    cache.configure({ maxHeld: maria!.memories.length });
+    // Room for maria's copy alone: taking other's drops maria's, which is then built again.
+    const other = await cache.current(store.db, scopeOf('other'), await versionOf('other'), { wait: true });
+    expect(other).not.toBeNull();
+    const again = await cache.current(store.db, scopeOf('maria'), await versionOf('maria'), { wait: true });
+    expect(again).not.toBe(maria);
+    expect(again?.memories.length).toBe(maria!.memories.length);
+    cache.configure({ maxHeld: 0 });
+    expect(await cache.current(store.db, scopeOf('maria'), await versionOf('maria'), { wait: true })).toBeNull();
+  });
+
   it('leaves spaces larger than its limit to the store', async () => {
     const cache = new MemoryIndexCache({ maxSpace: 3, maxHeld: 200_000, rebuildMs: 0 });
     const { version } = await lexemesAndVersion(store.db, scopeOf('maria'), ['x']);
