@@ -92,13 +92,13 @@ export interface LearnSourceOptions {
  * Learns one source: reads it, writes its facts, and finishes the source and its job in
  * one transaction, so that a crash either keeps all of it or none (and the job runs again).
  */
-export async function learnSource(db: Db, job: Job, options: LearnSourceOptions = {}): Promise<void> {
+export async function learnSource(db: Db, job: Job, options: LearnSourceOptions = {}): Promise<boolean> {
   const scope: Scope = { accountId: job.accountId, space: job.space };
   const loaded = await loadSourceContent(db, scope, job.sourceId);
-  if (!loaded) return; // deleted meanwhile; its job went with it
+  if (!loaded) return false; // deleted meanwhile; its job went with it
   // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
   const source = await readSourceText(db, job, loaded, options.read);
-  if (!source) return; // unreadable: the source has failed and its job is gone
+  if (!source) return false; // unreadable: the source has failed and its job is gone
   const read = await factsOf(source);
   let facts = read.facts.map(toStore);
   let corrected = null;
@@ -125,9 +125,15 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   while (facts.length > STORE_BATCH) {
     const batch = facts.slice(0, STORE_BATCH);
     facts = facts.slice(STORE_BATCH);
-    await db.transaction().execute((transaction) => storeFacts(transaction, scope, source.id, batch));
+    const stored = await db.transaction().execute(async (transaction) => {
+      if (!(await jobStands(transaction, job))) return false;
+      await storeFacts(transaction, scope, source.id, batch);
+      return true;
+    });
+    if (!stored) return false;
   }
-  await db.transaction().execute(async (transaction) => {
+  return db.transaction().execute(async (transaction) => {
+    if (!(await jobStands(transaction, job))) return false;
     const { created } = await storeFacts(transaction, scope, source.id, facts);
     // A file's memories carry its labels, which recall can filter on.
     if (source.kind === 'file') await applyFileLabels(transaction, source.id);
@@ -141,5 +147,19 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
       update sources set status = 'finished', error = null, learned_at = now(), tokens = ${read.tokens}
       where id = ${source.id}`.execute(transaction);
     await completeJob(transaction, job);
+    return true;
   });
+}
+
+/**
+ * Whether the job still stands, holding its source until the transaction ends. A file
+ * rewritten or a source deleted while its text was being learned has lost this job (the
+ * rewrite queued a new one): what the old text taught is then not stored, and the rewrite,
+ * which locks the same source row, either waits for this batch and sees its memories, or
+ * goes first and this batch stores nothing.
+ */
+async function jobStands(transaction: Db, job: Job): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 from jobs j join sources s on s.id = j.source_id where j.id = ${job.id} for share of s`.execute(transaction);
+  return rows.length > 0;
 }

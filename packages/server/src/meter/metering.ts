@@ -70,7 +70,8 @@ export async function learnMetered(context: MeterContext, job: Job): Promise<voi
     return;
   }
   await db.transaction().execute((transaction) => deleteRawPassages(transaction, scope, job.sourceId));
-  await learnSource(db, job, { read: readOptionsFrom(context.config) });
+  // A job that lost its source to a rewrite or a delete is not billed: the rewrite's job is.
+  if (!(await learnSource(db, job, { read: readOptionsFrom(context.config) }))) return;
   const { rows } = await sql<{ tokens: number; status: string }>`
     select tokens, status from sources where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(db);
   if (rows[0]?.status === 'finished') {

@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/database.js';
 import type { Store } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrations.js';
 import type { Scope } from '../../src/store/scope.js';
+import { writeFile } from '../../src/store/file-repository.js';
 import { addSource, findSource } from '../../src/store/source-repository.js';
 import { createTestDatabase } from '../setup/postgres.js';
 
@@ -35,6 +36,14 @@ afterAll(async () => {
 });
 
 const note = (text: string, maxAttempts = 3) => addSource(store.db, scope, { kind: 'note', body: text, tokens: 0 }, maxAttempts);
+
+/** Queues a source's learning again and claims that job. */
+async function requeue(sourceId: string) {
+  await sql`insert into jobs (account_id, space, source_id, max_attempts) values (${scope.accountId}, ${scope.space}, ${sourceId}, 3)`.execute(store.db);
+  const job = await claimJob(store.db, 'again');
+  expect(job?.sourceId).toBe(sourceId);
+  return job!;
+}
 
 async function jobOf(sourceId: string) {
   const { rows } = await sql<any>`select * from jobs where source_id = ${sourceId}`.execute(store.db);
@@ -86,9 +95,10 @@ describe('the learning queue', () => {
   it('learning one source twice stores each fact once', async () => {
     const source = await note('Kira speaks four languages. Kira lives by the sea.');
     const job = (await claimJob(store.db, 'first'))!;
-    await learnSource(store.db, job);
-    // The same job run again (a worker that crashed after committing but before it knew).
-    await learnSource(store.db, job);
+    expect(await learnSource(store.db, job)).toBe(true);
+    // Learned again by a second job (a worker that crashed after storing a batch but before it
+    // finished the job runs it again): storing links what is already there.
+    expect(await learnSource(store.db, await requeue(source.id))).toBe(true);
     const { rows } = await sql<any>`
       select count(*)::int as memories, count(distinct fingerprint)::int as facts
       from memories where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${source.id}`.execute(store.db);
@@ -101,14 +111,31 @@ describe('the learning queue', () => {
     const source = await note(text);
     const job = (await claimJob(store.db, 'batches'))!;
     expect(job.sourceId).toBe(source.id);
-    await learnSource(store.db, job);
-    await learnSource(store.db, job);
+    expect(await learnSource(store.db, job)).toBe(true);
+    expect(await learnSource(store.db, await requeue(source.id))).toBe(true);
     const { rows } = await sql<any>`
       select count(*)::int as memories, count(distinct fingerprint)::int as facts
       from memories where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${source.id}`.execute(store.db);
     expect(rows[0].memories).toBeGreaterThan(400);
     expect(rows[0].facts).toBe(rows[0].memories);
     expect((await findSource(store.db, scope, source.id))!.status).toBe('finished');
+  });
+
+  it('stores nothing from a job whose file was rewritten while it learned, and the rewrite learns the new text', async () => {
+    const path = `notes/race-${Date.now()}.md`;
+    const waiting = { waiting: false, maxAttempts: 3 };
+    await writeFile(store.db, scope, { path, text: 'Nadia keeps bees in Ghent. Nadia sings in a choir.' }, waiting);
+    const old = (await claimJob(store.db, 'slow-worker'))!;
+    // While the slow worker reads the first text, the file is rewritten: one sentence removed, one added.
+    await writeFile(store.db, scope, { path, text: 'Nadia keeps bees in Ghent. Nadia rows on the river Leie.' }, waiting);
+    expect(await learnSource(store.db, old)).toBe(false);
+    const worker = new Worker(store.db, { pollMs: 10 });
+    await worker.drain();
+    const { rows } = await sql<{ text: string }>`
+      select m.text from memories m join files f on f.source_id = m.source_id
+      where m.account_id = ${scope.accountId} and m.space = ${scope.space} and f.path = ${path} and m.status = 'current'
+      order by m.text`.execute(store.db);
+    expect(rows.map((row) => row.text)).toEqual(['Nadia keeps bees in Ghent.', 'Nadia rows on the river Leie.']);
   });
 
   it('never hands one job to two workers claiming at once', async () => {
