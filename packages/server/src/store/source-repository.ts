@@ -55,7 +55,13 @@ function tokensOf(source: NewSource): number {
 
 /** Opens a space on its first write. */
 export async function ensureSpace(db: Db, scope: Scope): Promise<void> {
-  await sql`insert into spaces (account_id, name) values (${scope.accountId}, ${scope.space}) on conflict do nothing`.execute(db);
+  // Inserting only when the space is missing: a bare "on conflict do nothing" would wait for
+  // any transaction holding the space's row (learning bumps its memory version) to commit.
+  await sql`
+    insert into spaces (account_id, name)
+    select ${scope.accountId}, ${scope.space}
+    where not exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
+    on conflict do nothing`.execute(db);
 }
 
 /**
