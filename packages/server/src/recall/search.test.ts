@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LexemeHit } from '../store/memory-repository.js';
-import { asksWhen, queryTerms, questionNames } from './query.js';
+import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
 import { judge, scoreHits } from './search.js';
 
 /** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
@@ -12,6 +12,7 @@ const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): Lexe
   slot: null,
   dated: false,
   created_at: 1_000,
+  said: 0,
   levels,
   ...extra,
 });
@@ -51,6 +52,23 @@ describe('broader words', () => {
   });
 });
 
+describe('time asked about', () => {
+  it('lifts a memory said in the span, or saying its month and year, above one that is not', () => {
+    const day = (iso: string) => Date.parse(iso);
+    const time = { start: day('2026-11-09'), end: day('2026-11-16'), lexemes: [1, 2] };
+    const hits = [
+      hit(1, [3, 0, 0], { said: day('2026-11-21'), created_at: 3_000 }),
+      hit(2, [3, 0, 0], { said: day('2026-11-11'), created_at: 2_000 }),
+      hit(3, [3, 3, 3], { said: day('2026-10-01'), created_at: 1_000 }),
+    ];
+    const order = scoreHits(hits, 10, [word([0])], 3, { names: [], when: false, time }).map((item) => item.hit.id);
+    expect(order.slice(0, 2).sort()).toEqual([2, 3]);
+    expect(order[2]).toBe(1);
+    // Without the time, the newest comes first.
+    expect(scoreHits(hits, 10, [word([0])], 3, { names: [], when: false })[0]!.hit.id).toBe(1);
+  });
+});
+
 describe('judge', () => {
   it('judges a question naming a known person by the memories about that person', () => {
     const scored = [
@@ -84,6 +102,23 @@ describe('query cues', () => {
   it('keeps the meaningful words and the names of a question', () => {
     expect(queryTerms("What is Caroline's favourite book?")).toEqual(['caroline', 'favourite', 'book']);
     expect(questionNames("When did Caroline's sister visit Lyon?")).toEqual(['caroline', 'lyon']);
+  });
+
+  it('reads a time relative to when the question is asked as the span it means', () => {
+    const now = new Date('2026-11-22T15:00:00Z'); // a Sunday
+    const span = (question: string) => {
+      const time = questionTime(question, now);
+      return time && [time.phrase, time.start.toISOString().slice(0, 10), time.end.toISOString().slice(0, 10), time.words.join(' ')];
+    };
+    expect(span('What did Omar do last week?')).toEqual(['last week', '2026-11-09', '2026-11-16', 'november 2026']);
+    expect(span('Where did we go yesterday?')).toEqual(['yesterday', '2026-11-21', '2026-11-22', 'november 2026']);
+    expect(span('What did I cook last weekend?')).toEqual(['last weekend', '2026-11-14', '2026-11-16', 'november 2026']);
+    expect(span('What are my plans for next month?')).toEqual(['next month', '2026-12-01', '2027-01-01', 'december 2026']);
+    expect(span('What did I do last year?')).toEqual(['last year', '2025-01-01', '2026-01-01', '2025']);
+    expect(span('What did Tom say two weeks ago?')).toEqual(['two weeks ago', '2026-11-02', '2026-11-09', 'november 2026']);
+    // Absolute dates already match the words the learner writes; no time, no span.
+    expect(span('What did Caroline do in June 2023?')).toBeNull();
+    expect(span('When did Caroline move?')).toBeNull();
   });
 
   it('tells questions that ask for a time', () => {

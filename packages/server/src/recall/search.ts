@@ -1,10 +1,11 @@
 import type { Counts, KindFilter, Labels } from '@engram/protocol';
 import type { Db } from '../store/database.js';
 import { memoryIndexOf } from '../store/memory-index.js';
-import { BROADER_MARK, lexemesAndVersion, loadMemories, rankMemories, searchMemories } from '../store/memory-repository.js';
+import { BROADER_MARK, lexemesAndVersion, loadMemories, memoriesInSpan, rankMemories, searchMemories } from '../store/memory-repository.js';
 import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { asksWhen, queryTerms, questionNames } from './query.js';
+import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
+import type { QuestionTime } from './query.js';
 import { relatedWords } from './synonyms.js';
 
 /** A recalled memory with its score (0..1). */
@@ -33,6 +34,9 @@ export interface RecallResult {
  * person) 3 times as often, unrelated questions most of the time.
  */
 export const KNOWN_THRESHOLD = 0.2;
+
+/** What a memory said in (or naming) the time a question asks about adds to its score. */
+const TIME_CUE = 0.15;
 
 /** Memories scoring below this are not returned at all (they share only a weak word or a synonym). */
 export const FLOOR = 0.08;
@@ -99,14 +103,20 @@ export async function recall(
     labels?: Labels;
     /** Apply the judgement whether anything is known (context and ask); false lists every match ranked. */
     judge?: boolean;
+    /** When the question is asked: "last week" and "yesterday" are read against it. */
+    now?: Date;
   },
 ): Promise<RecallResult> {
   const nothing: RecallResult = { memories: [], total: 0, counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, empty: true };
-  const terms = queryTerms(question);
-  if (!terms.length) return nothing;
-  const names = questionNames(question);
+  // A relative time ("last week") is a cue about when, not words to match ("last", "week").
+  const time = options.now ? questionTime(question, options.now) : null;
+  const asked = time ? question.replace(time.phrase, ' ') : question;
+  const terms = queryTerms(asked);
+  if (!terms.length) return time ? recallSpan(db, scope, time, options) : nothing;
+  const names = questionNames(asked);
   const related = terms.map((term) => (names.includes(term) ? [] : relatedWords(term).filter((word) => !terms.includes(word))));
-  const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat()]);
+  const timeWords = time?.words ?? [];
+  const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);
   // This process's copy of the space's index when it is current, else the store's own search.
   const copy = await memoryIndexOf(db).current(db, scope, version);
   const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.search(request)) : searchMemories(db, scope, request));
@@ -129,26 +139,41 @@ export async function recall(
       words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), broader, name, attribute: ATTRIBUTE_WORDS[term] });
     }
   });
-  if (!words.length) return nothing;
+  if (!words.length) return time ? recallSpan(db, scope, time, options) : nothing;
+  // The month and year words of the asked time score a memory that says them, bringing none in.
+  const timeLexemes = time
+    ? lexemeLists
+        .slice(lexemeLists.length - timeWords.length)
+        .flat()
+        .filter((lexeme) => !words.some((word) => word.own.some((index) => lexemes[index] === lexeme)))
+        .map(position)
+    : [];
 
   const factOnly = new Set(lexemes.filter((lexeme, index) => !lexeme.startsWith(BROADER_MARK) && !words.some((word) => word.own.includes(index))));
   // Names bring in no memories of their own when the question has other words: in a space
   // about a few people they are everywhere. They still score what the other words bring in.
-  const scoreOnly = new Set(words.filter((word) => word.name).flatMap((word) => word.own.map((index) => lexemes[index])));
+  const scoreOnly = new Set([
+    ...words.filter((word) => word.name).flatMap((word) => word.own.map((index) => lexemes[index]!)),
+    ...timeLexemes.map((index) => lexemes[index]!),
+  ]);
   let found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly });
   // A few hits mean a small space or rare words: then names bring in memories too.
   if (scoreOnly.size && found.hits.length < FEW_HITS) {
     found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly });
   }
   const { hits, total, counts } = found;
-  if (!hits.length) return nothing;
+  if (!hits.length) return time ? recallSpan(db, scope, time, options) : nothing;
 
   const when = asksWhen(question);
   const known = lexemes.map((lexeme) => counts.get(lexeme));
-  const scored = scoreHits(hits, total, words, lexemes.length, { names, when }, known);
+  const span = time ? { start: time.start.getTime(), end: time.end.getTime(), lexemes: timeLexemes } : undefined;
+  const scored = scoreHits(hits, total, words, lexemes.length, { names, when, time: span }, known);
   // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
   const best = scored.slice(0, RERANKED);
-  const ranked = { ids: best.map((item) => item.hit.id), lexemes: lexemes.filter((lexeme) => !lexeme.startsWith(BROADER_MARK)) };
+  const ranked = {
+    ids: best.map((item) => item.hit.id),
+    lexemes: lexemes.filter((lexeme, index) => !lexeme.startsWith(BROADER_MARK) && !timeLexemes.includes(index)),
+  };
   const ranks = copy ? copy.rank(ranked.ids, ranked.lexemes) : await rankMemories(db, scope, ranked.ids, ranked.lexemes);
   for (const item of best) item.score = Math.min(1, item.score + RANK_WEIGHT * Math.min(1, 2 * (ranks.get(item.hit.id) ?? 0)));
   scored.sort(byScore);
@@ -169,6 +194,31 @@ export async function recall(
   for (const item of kept) byKind[item.hit.kind] += 1;
   return { memories, total: kept.length, counts: byKind, empty: false };
 }
+
+/**
+ * A question about a time with no other words ("What did I do last week?"): the memories said
+ * in that span, or saying its month and year, newest first. Said in it scores SAID_IN_SPAN,
+ * only naming it MENTIONS_SPAN.
+ */
+async function recallSpan(
+  db: Db,
+  scope: Scope,
+  time: QuestionTime,
+  options: { limit: number; kind: KindFilter; labels?: Labels },
+): Promise<RecallResult> {
+  const { lexemes } = await lexemesAndVersion(db, scope, time.words);
+  const found = await memoriesInSpan(db, scope, { start: time.start, end: time.end, lexemes: lexemes.flat(), kind: options.kind, labels: options.labels });
+  const counts: Counts = { all: found.length, people: 0, plan: 0, pref: 0, detail: 0 };
+  for (const item of found) counts[item.kind] += 1;
+  const shown = found.slice(0, options.limit);
+  const rows = await loadMemories(db, scope, shown.map((item) => item.id));
+  const said = new Set(shown.filter((item) => item.said).map((item) => item.id));
+  const memories = rows.map((row) => ({ row, score: said.has(row.id) ? SAID_IN_SPAN : MENTIONS_SPAN }));
+  return { memories, total: found.length, counts, empty: found.length === 0 };
+}
+
+const SAID_IN_SPAN = 0.8;
+const MENTIONS_SPAN = 0.6;
 
 /** How many of the best memories the judgement looks at. */
 const JUDGED = 10;
@@ -238,7 +288,7 @@ export function scoreHits(
   total: number,
   words: QueryWord[],
   lexemeCount: number,
-  cues: { names: string[]; when: boolean },
+  cues: { names: string[]; when: boolean; time?: { start: number; end: number; lexemes: number[] } },
   /** Memories per lexeme where the hits do not show them all (lexemes that brought none in). */
   known: (number | undefined)[] = [],
 ): Scored[] {
@@ -282,7 +332,13 @@ export function scoreHits(
     const about = hit.about.map((name) => name.toLowerCase());
     const named = cues.names.length > 0 && cues.names.some((name) => about.some((known) => known === name || known.startsWith(`${name} `)));
     const recency = newest > oldest ? (hit.created_at - oldest) / (newest - oldest) : 1;
-    const score = 0.8 * coverage + (named ? 0.05 : 0) + (cues.when && hit.dated ? 0.05 : 0) + 0.02 * recency;
+    // Said in the span asked about, or saying its month and year in its own words.
+    const inTime =
+      cues.time !== undefined &&
+      ((hit.said >= cues.time.start && hit.said < cues.time.end) ||
+        (cues.time.lexemes.length > 0 && cues.time.lexemes.every((lexeme) => hit.levels[lexeme] === 3)));
+    const score =
+      0.8 * coverage + (named ? 0.05 : 0) + (cues.when && hit.dated ? 0.05 : 0) + (inTime ? TIME_CUE : 0) + 0.02 * recency;
     return { hit, score: Math.min(1, score), direct };
   });
   scored.sort(byScore);

@@ -25,6 +25,7 @@ interface IndexedMemory {
   kind: MemoryKind;
   about: string[];
   created_at: number;
+  said: number;
   passage: string;
   slot: string | null;
   dated: boolean;
@@ -118,6 +119,7 @@ export class SpaceIndex {
           kind: memory.kind,
           about: memory.about,
           created_at: memory.created_at,
+          said: memory.said,
           passage: memory.passage,
           slot: memory.slot,
           dated: memory.dated,
@@ -247,12 +249,14 @@ export class MemoryIndexCache {
       kind: MemoryKind;
       about: string[];
       created_at: number;
+      said: number;
       tsv: string;
       slot: string | null;
       labels: Labels | null;
       passage: string;
     }>`
-      select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at, m.tsv::text as tsv, m.slot,
+      select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at,
+        extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot,
         m.labels, case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage
       from memories m where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current'
       order by m.id`.execute(db);
@@ -261,6 +265,7 @@ export class MemoryIndexCache {
       kind: row.kind,
       about: row.about,
       created_at: row.created_at,
+      said: row.said,
       passage: row.passage,
       slot: row.slot,
       dated: DATED_LEXEME.test(row.tsv),

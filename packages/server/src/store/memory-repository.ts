@@ -288,6 +288,8 @@ export interface LexemeHit {
   /** Whether the memory's own words carry a date (a year). */
   dated: boolean;
   created_at: number;
+  /** The day it was said or written (its `date`), as epoch milliseconds at 00:00 UTC. */
+  said: number;
   /**
    * Per lexeme, where it was found: 3 in the memory's text or names, 2 only in the rest of
    * its message, 1 only in the message it answers, 0 not at all.
@@ -334,8 +336,19 @@ export async function searchMemories(
         ),
       )}] as counts`
     : sql``;
-  const { rows } = await sql<{ id: number; kind: MemoryKind; about: string[]; created_at: number; tsv: string; passage: string; slot: string | null; counts?: number[] }>`
-    select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at, m.tsv::text as tsv, m.slot,
+  const { rows } = await sql<{
+    id: number;
+    kind: MemoryKind;
+    about: string[];
+    created_at: number;
+    said: number;
+    tsv: string;
+    passage: string;
+    slot: string | null;
+    counts?: number[];
+  }>`
+    select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at,
+      extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot,
       case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage ${countsQuery}
     from memories m, cast(${any} as tsquery) query
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and m.tsv @@ query
@@ -356,6 +369,7 @@ export async function searchMemories(
       kind: row.kind,
       about: row.about,
       created_at: row.created_at,
+      said: row.said,
       passage: row.passage,
       slot: row.slot,
       dated: DATED_LEXEME.test(row.tsv),
@@ -393,6 +407,29 @@ export async function rankMemories(db: Db, scope: Scope, ids: number[], lexemes:
     select m.id, ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', m.tsv, cast(${any} as tsquery), 32) as rank
     from memories m where ${inScope(scope)} and m.id = any(${ids}::int[])`.execute(db);
   return new Map(rows.map((row) => [row.id, Number(row.rank)]));
+}
+
+/**
+ * Current memories said within a span (their `date`, end exclusive) or saying all the given
+ * lexemes in their own words (a month and a year), newest first; `said` tells which.
+ */
+export async function memoriesInSpan(
+  db: Db,
+  scope: Scope,
+  options: { start: Date; end: Date; lexemes: string[]; kind: KindFilter; labels?: Labels },
+): Promise<{ id: number; kind: MemoryKind; said: boolean }[]> {
+  const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
+  const naming = options.lexemes.length ? options.lexemes.map((lexeme) => `${quoteLexeme(lexeme)}:AB`).join(' & ') : null;
+  const day = (date: Date) => date.toISOString().slice(0, 10);
+  const { rows } = await sql<{ id: number; kind: MemoryKind; said: boolean }>`
+    select m.id, m.kind, (m.date >= ${day(options.start)}::date and m.date < ${day(options.end)}::date) as said
+    from memories m
+    where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
+      and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
+      and ((m.date >= ${day(options.start)}::date and m.date < ${day(options.end)}::date)
+        or ${naming ? sql`m.tsv @@ cast(${naming} as tsquery)` : sql`false`})
+    order by said desc, m.date desc, m.id desc`.execute(db);
+  return rows;
 }
 
 /** Memories of the scope by id, in the order of the ids given. */

@@ -38,7 +38,7 @@ export function recallRoutes(deps: AppDeps) {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
       // Search ranks every match (counts cover them all); only context and ask judge whether anything is known.
-      const found = await recall(db, scope, input.q, { limit: input.limit, kind: input.kind, labels: input.labels, judge: false });
+      const found = await recall(db, scope, input.q, { limit: input.limit, kind: input.kind, labels: input.labels, judge: false, now: meterOf(deps).now() });
       return c.json({ memories: records(found.memories), counts: found.counts, total: found.total }, 200);
     },
   );
@@ -54,7 +54,7 @@ export function recallRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      const found = await recall(db, scope, input.question, { limit: input.limit, kind: input.kind, labels: input.labels });
+      const found = await recall(db, scope, input.question, { limit: input.limit, kind: input.kind, labels: input.labels, now: meterOf(deps).now() });
       await addAnswer(db, scope, periodOf(meterOf(deps).now()).start);
       const rows = found.memories.map((item) => item.row);
       return c.json(
@@ -81,7 +81,7 @@ export function recallRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      const found = await recall(db, scope, input.question, { limit: 12, kind: 'all', labels: input.labels });
+      const found = await recall(db, scope, input.question, { limit: 12, kind: 'all', labels: input.labels, now: meterOf(deps).now() });
       const answer = answerOffline(found.memories, found.empty);
       await addAnswer(db, scope, periodOf(meterOf(deps).now()).start);
       return c.json({ question: input.question, ...answer, memories: records(found.memories) }, 200);
