@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { Worker } from './jobs/worker.js';
+import { learnerFor } from './learn/pool.js';
 import { learnMetered, releaseAllWaiting } from './meter/metering.js';
 import {
   createAccount,
@@ -91,7 +92,7 @@ async function main(argv: string[]): Promise<void> {
       const config = loadConfig();
       const server = await startServer(config);
       process.stderr.write(
-        `Engram is listening on ${server.url} (store: ${server.store.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'}, workers: ${config.workers})\n`,
+        `Engram is listening on ${server.url} (store: ${server.store.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'}, workers: ${config.workers}, learner threads: ${server.learnerThreads})\n`,
       );
       onSignals(() => server.close());
       return;
@@ -100,7 +101,8 @@ async function main(argv: string[]): Promise<void> {
       const config = loadConfig();
       const store = await openStore(config);
       await migrate(store.db);
-      const meter = { db: store.db, config, now: () => new Date() };
+      const learner = learnerFor(config.learnerThreads);
+      const meter = { db: store.db, config, now: () => new Date(), learn: learner.learn };
       const workers = Array.from(
         { length: Math.max(1, config.workers) },
         () =>
@@ -114,6 +116,7 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(`Engram workers running: ${workers.length}\n`);
       onSignals(async () => {
         await Promise.all(workers.map((worker) => worker.stop()));
+        await learner.close();
         await store.close();
       });
       return;

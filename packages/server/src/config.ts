@@ -36,6 +36,8 @@ export interface Config {
   corsOrigins: string;
   /** Memories an API process holds in its copies of spaces' search indexes (0: recall always reads the store). */
   recallCacheMemories: number;
+  /** Threads that run the learner beside the thread answering requests (0: the same thread). */
+  learnerThreads: number;
   /** Optional OpenAI-compatible model. */
   llm: { baseUrl: string; apiKey: string | null; model: string } | null;
 }
@@ -86,6 +88,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: integer(env, 'ENGRAM_UPLOAD_MAX_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     corsOrigins: env.ENGRAM_CORS_ORIGINS?.trim() || '*',
     recallCacheMemories: integer(env, 'ENGRAM_RECALL_CACHE_MEMORIES', 100_000, 0, 100_000_000),
+    learnerThreads: integer(env, 'ENGRAM_LEARNER_THREADS', 1, 0, 64),
     llm: llmBaseUrl
       ? { baseUrl: llmBaseUrl, apiKey: env.ENGRAM_LLM_API_KEY?.trim() || null, model: env.ENGRAM_LLM_MODEL?.trim() || 'gpt-4o-mini' }
       : null,

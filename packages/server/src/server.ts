@@ -7,6 +7,7 @@ import { learnMetered, releaseAllWaiting } from './meter/metering.js';
 import { bootstrapOwner } from './store/account-repository.js';
 import { openStore } from './store/database.js';
 import type { Store } from './store/database.js';
+import { learnerFor } from './learn/pool.js';
 import { memoryIndexOf } from './store/memory-index.js';
 import { migrate } from './store/migrations.js';
 
@@ -16,6 +17,8 @@ export interface RunningServer {
   port: number;
   store: Store;
   workers: Worker[];
+  /** Threads the learner runs on (0: the API's own thread). */
+  learnerThreads: number;
   /** The owner's key when this start made it (first start), else null. */
   bootstrapKey: string | null;
   close(): Promise<void>;
@@ -45,7 +48,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     );
   }
   memoryIndexOf(store.db).configure({ maxHeld: config.recallCacheMemories });
-  const meter = { db: store.db, config, now: options.now ?? (() => new Date()) };
+  // The learner runs on threads of its own, so that learning never holds the API's thread.
+  const learner = config.workers > 0 ? learnerFor(config.learnerThreads) : null;
+  const meter = { db: store.db, config, now: options.now ?? (() => new Date()), learn: learner?.learn };
   const workers = Array.from(
     { length: config.workers },
     () =>
@@ -73,6 +78,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     port,
     store,
     workers,
+    learnerThreads: learner?.threads ?? 0,
     bootstrapKey: bootstrap?.key ?? null,
     async close() {
       await new Promise<void>((resolve) => {
@@ -81,6 +87,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await Promise.all(workers.map((worker) => worker.stop()));
+      await learner?.close();
       if (!options.store) await store.close();
     },
   };

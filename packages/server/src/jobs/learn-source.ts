@@ -1,15 +1,14 @@
 import { sql } from 'kysely';
-import { factFingerprint, learnFromMessages, learnFromText, readMessages } from '../learn/index.js';
-import type { LearnedFact, MessageInput } from '../learn/index.js';
+import { factFingerprint } from '../learn/index.js';
+import type { LearnedFact } from '../learn/index.js';
+import { factsOf } from '../learn/facts-of.js';
+import type { LearnFacts } from '../learn/pool.js';
 import type { Db } from '../store/database.js';
 import { findMemory, storeFacts } from '../store/memory-repository.js';
 import type { FactToStore } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { countTextTokens } from '../meter/tokens.js';
 import { loadSourceContent } from '../store/source-repository.js';
 import { applyFileLabels } from '../store/file-repository.js';
-import { billableText } from '../files/diff.js';
-import type { SourceRow } from '../store/source-repository.js';
 import { readSourceText } from '../read/read-source.js';
 import type { ReadOptions } from '../read/read-source.js';
 import { completeJob } from './queue.js';
@@ -29,56 +28,6 @@ function toStore(fact: LearnedFact): FactToStore {
   };
 }
 
-/** The facts a source teaches, by the offline learner, and the tokens of the text it read. */
-export async function factsOf(source: SourceRow): Promise<{ facts: LearnedFact[]; tokens: number }> {
-  const options = { writtenAt: source.written_at };
-  if (source.messages) {
-    const messages = readMessages(source.messages as MessageInput[]);
-    const tokens = messages.reduce((sum, message) => sum + countTextTokens(message.text), 0);
-    return { facts: learnFromMessages(messages, options), tokens };
-  }
-  const text = source.body ?? '';
-  // A file's body blanks what is already learned; the blanks are not billed.
-  return { facts: await learnFromLongText(text, options), tokens: countTextTokens(source.kind === 'file' ? billableText(text) : text) };
-}
-
-/** Text is learned in pieces of about this many characters, cut between paragraphs or sentences. */
-const LEARN_CHUNK_CHARS = 8_000;
-
-/**
- * Learns a note of any length. The learner's cost grows faster than the length of what it is
- * given, so a long text is learned piece by piece (cut at a line break, else after a sentence),
- * blank pieces (a file's already-learned text) are skipped, and offsets point back into the text.
- * Learning is CPU work on the server's own thread: between pieces the event loop gets its turn,
- * so API requests are answered while a long note is learned.
- */
-export async function learnFromLongText(text: string, options: { writtenAt: Date }): Promise<LearnedFact[]> {
-  const facts: LearnedFact[] = [];
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + LEARN_CHUNK_CHARS);
-    if (end < text.length) {
-      const window = text.slice(start + LEARN_CHUNK_CHARS / 2, end);
-      const lineBreak = window.lastIndexOf('\n');
-      const sentenceEnd = Math.max(window.lastIndexOf('. '), window.lastIndexOf('! '), window.lastIndexOf('? '));
-      const cut = lineBreak >= 0 ? lineBreak + 1 : sentenceEnd >= 0 ? sentenceEnd + 2 : -1;
-      if (cut >= 0) end = start + LEARN_CHUNK_CHARS / 2 + cut;
-    }
-    // Only the stretch between the first and last non-blank character is read.
-    const piece = text.slice(start, end);
-    const first = piece.search(/\S/u);
-    if (first >= 0) {
-      const offset = start + first;
-      const last = piece.length - piece.trimEnd().length;
-      for (const fact of learnFromText(piece.slice(first, piece.length - last), options)) {
-        facts.push({ ...fact, sentence: { ...fact.sentence, start: fact.sentence.start + offset, end: fact.sentence.end + offset } });
-      }
-    }
-    start = end;
-    if (start < text.length) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return facts;
-}
-
 /** Facts stored per transaction when a source is large. */
 const STORE_BATCH = 200;
 
@@ -86,6 +35,8 @@ const STORE_BATCH = 200;
 export interface LearnSourceOptions {
   /** The address guard and limits for reading pages (the safe defaults when absent). */
   read?: ReadOptions;
+  /** Where the learner runs: learner threads (learn/pool.ts), or this thread by default. */
+  learn?: LearnFacts;
 }
 
 /**
@@ -99,7 +50,7 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
   const source = await readSourceText(db, job, loaded, options.read);
   if (!source) return false; // unreadable: the source has failed and its job is gone
-  const read = await factsOf(source);
+  const read = await (options.learn ?? factsOf)(source);
   let facts = read.facts.map(toStore);
   let corrected = null;
   if (source.corrects_memory_id !== null) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { learnFromText } from '../learn/index.js';
-import { learnFromLongText } from './learn-source.js';
+import { learnFromLongText } from './facts-of.js';
 
 const writtenAt = new Date('2026-11-22T12:00:00Z');
 

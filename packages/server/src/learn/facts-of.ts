@@ -1,0 +1,64 @@
+import { billableText } from '../files/diff.js';
+import { countTextTokens } from '../meter/tokens.js';
+import type { SourceRow } from '../store/source-repository.js';
+import { learnFromMessages, learnFromText, readMessages } from './index.js';
+import type { LearnedFact, MessageInput } from './index.js';
+
+/** What the learner needs of a source: its text or messages, its kind and when it was written. */
+export type LearnableSource = Pick<SourceRow, 'kind' | 'body' | 'messages' | 'written_at'>;
+
+/** The facts a source teaches and the tokens of the text read. */
+export interface SourceFacts {
+  facts: LearnedFact[];
+  tokens: number;
+}
+
+/** The facts a source teaches, by the offline learner, and the tokens of the text it read. */
+export async function factsOf(source: LearnableSource): Promise<SourceFacts> {
+  const options = { writtenAt: source.written_at };
+  if (source.messages) {
+    const messages = readMessages(source.messages as MessageInput[]);
+    const tokens = messages.reduce((sum, message) => sum + countTextTokens(message.text), 0);
+    return { facts: learnFromMessages(messages, options), tokens };
+  }
+  const text = source.body ?? '';
+  // A file's body blanks what is already learned; the blanks are not billed.
+  return { facts: await learnFromLongText(text, options), tokens: countTextTokens(source.kind === 'file' ? billableText(text) : text) };
+}
+
+/** Text is learned in pieces of about this many characters, cut between paragraphs or sentences. */
+const LEARN_CHUNK_CHARS = 8_000;
+
+/**
+ * Learns a note of any length. The learner's cost grows faster than the length of what it is
+ * given, so a long text is learned piece by piece (cut at a line break, else after a sentence),
+ * blank pieces (a file's already-learned text) are skipped, and offsets point back into the text.
+ * Learning is CPU work: when it runs on the server's own thread (no learner threads), the
+ * event loop gets its turn between pieces, so API requests are answered meanwhile.
+ */
+export async function learnFromLongText(text: string, options: { writtenAt: Date }): Promise<LearnedFact[]> {
+  const facts: LearnedFact[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + LEARN_CHUNK_CHARS);
+    if (end < text.length) {
+      const window = text.slice(start + LEARN_CHUNK_CHARS / 2, end);
+      const lineBreak = window.lastIndexOf('\n');
+      const sentenceEnd = Math.max(window.lastIndexOf('. '), window.lastIndexOf('! '), window.lastIndexOf('? '));
+      const cut = lineBreak >= 0 ? lineBreak + 1 : sentenceEnd >= 0 ? sentenceEnd + 2 : -1;
+      if (cut >= 0) end = start + LEARN_CHUNK_CHARS / 2 + cut;
+    }
+    // Only the stretch between the first and last non-blank character is read.
+    const piece = text.slice(start, end);
+    const first = piece.search(/\S/u);
+    if (first >= 0) {
+      const offset = start + first;
+      const last = piece.length - piece.trimEnd().length;
+      for (const fact of learnFromText(piece.slice(first, piece.length - last), options)) {
+        facts.push({ ...fact, sentence: { ...fact.sentence, start: fact.sentence.start + offset, end: fact.sentence.end + offset } });
+      }
+    }
+    start = end;
+    if (start < text.length) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return facts;
+}

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { factsOf } from '../../src/learn/facts-of.js';
+import type { LearnableSource, SourceFacts } from '../../src/learn/facts-of.js';
+
+// The learner threads run the built learner (dist/learn/thread.js): the same facts as the
+// learner on the calling thread, for conversations, long notes and a file's partly blank body.
+const built = fileURLToPath(new URL('../../dist/learn/pool.js', import.meta.url));
+let pool: { learn: (source: LearnableSource) => Promise<SourceFacts>; close(): Promise<void>; threads: number };
+
+beforeAll(async () => {
+  if (!existsSync(built)) throw new Error(`Build first (npm run build): ${built} is missing`);
+  const { learnerFor } = (await import(built)) as typeof import('../../src/learn/pool.js');
+  pool = learnerFor(2);
+});
+
+afterAll(async () => {
+  await pool?.close();
+});
+
+const writtenAt = new Date('2026-11-22T12:00:00Z');
+const conversation: LearnableSource = {
+  kind: 'conversation',
+  body: null,
+  written_at: writtenAt,
+  messages: [
+    { role: 'user', name: 'Ines', content: 'I moved to Porto last month. My brother Rui is a nurse.', at: '2026-11-20T10:00:00Z' },
+    { role: 'user', name: 'Tom', content: 'Nice! Have you seen my new puppy, Rex? [shares: a photo of a beagle on a sofa]', at: '2026-11-20T10:01:00Z' },
+  ],
+};
+const paragraph = (index: number) => `Lotte restored clock number ${index} in Ghent last week. She sold it to a museum in Bruges.`;
+const longNote: LearnableSource = { kind: 'note', messages: null, written_at: writtenAt, body: Array.from({ length: 200 }, (_, index) => paragraph(index + 1)).join('\n') };
+const fileBody: LearnableSource = { kind: 'file', messages: null, written_at: writtenAt, body: `${' '.repeat(5_000)}\n${paragraph(7)}\n${' '.repeat(3_000)}` };
+
+describe('learner threads', () => {
+  it('run from the built server', () => {
+    expect(pool.threads).toBe(2);
+  });
+
+  it('learn exactly what the calling thread learns, sources side by side', async () => {
+    const sources = [conversation, longNote, fileBody];
+    const threaded = await Promise.all(sources.map((source) => pool.learn(source)));
+    for (const [index, source] of sources.entries()) {
+      const here = await factsOf(source);
+      expect(threaded[index]).toEqual(here);
+    }
+    expect(threaded[0]!.facts.map((fact) => fact.text)).toEqual(expect.arrayContaining(['Ines moved to Porto in October 2026.']));
+    expect(threaded[1]!.facts.length).toBeGreaterThanOrEqual(200);
+    expect(threaded[2]!.facts[0]!.sentence.start).toBe(5_001);
+  });
+
+  it('fail one source that cannot be learned and keep learning the next', async () => {
+    const broken = { ...conversation, messages: 'not messages' } as unknown as LearnableSource;
+    await expect(pool.learn(broken)).rejects.toThrow();
+    expect((await pool.learn(conversation)).facts.length).toBeGreaterThan(0);
+  });
+});
