@@ -1,16 +1,33 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { extractDocument } from '../read/extract-document.js';
+import type { DocumentKind } from '../read/extract-document.js';
+import type { ExtractedText } from '../read/extract-html.js';
+import type { ReadDocument } from '../read/read-source.js';
+import { UnreadableError } from '../read/unreadable.js';
 import { factsOf } from './facts-of.js';
 import type { LearnableSource, SourceFacts } from './facts-of.js';
 
 /** Turns a source into facts: in learner threads (`LearnerPool`) or on the calling thread (`factsOf`). */
 export type LearnFacts = (source: LearnableSource) => Promise<SourceFacts>;
 
+/** What a learner thread is asked to do. */
+export type ThreadTask = { type: 'facts'; source: LearnableSource } | { type: 'document'; kind: DocumentKind; bytes: Uint8Array };
+
+/** What a learner thread answers. */
+interface ThreadReply {
+  id: number;
+  result?: unknown;
+  error?: string;
+  /** Set when the error was an UnreadableError, with whether trying again could help. */
+  unreadable?: { permanent: boolean };
+}
+
 interface Task {
   id: number;
-  source: LearnableSource;
-  resolve: (facts: SourceFacts) => void;
+  work: ThreadTask;
+  resolve: (result: unknown) => void;
   reject: (error: Error) => void;
 }
 
@@ -20,10 +37,11 @@ interface Thread {
 }
 
 /**
- * Threads that run the offline learner (tagging, dates, wording: pure CPU work), so that a
- * large note or a long conversation never holds the thread that answers API requests. Each
- * thread learns one source at a time; sources wait their turn in order. A thread that dies
- * fails its source's attempt (the job is retried) and is replaced on the next source.
+ * Threads that run the offline learner (tagging, dates, wording: pure CPU work) and read
+ * uploaded PDF and Word files, so that a large note, a long conversation or a big document
+ * never holds the thread that answers API requests. Each thread does one thing at a time;
+ * the rest wait their turn in order. A thread that dies fails its source's attempt (the job
+ * is retried) and is replaced on the next task.
  */
 export class LearnerPool {
   readonly #threads: Thread[] = [];
@@ -37,12 +55,18 @@ export class LearnerPool {
   ) {}
 
   /** The facts of a source, learned on one of the pool's threads. */
-  learn: LearnFacts = (source) =>
-    new Promise<SourceFacts>((resolve, reject) => {
+  learn: LearnFacts = (source) => this.#submit({ type: 'facts', source }) as Promise<SourceFacts>;
+
+  /** The text of an uploaded PDF or Word file, read on one of the pool's threads. */
+  readDocument: ReadDocument = (kind, bytes) => this.#submit({ type: 'document', kind, bytes }) as Promise<ExtractedText>;
+
+  #submit(work: ThreadTask): Promise<unknown> {
+    return new Promise((resolve, reject) => {
       if (this.#closed) return reject(new Error('The learner threads are closed'));
-      this.#waiting.push({ id: this.#nextId++, source, resolve, reject });
+      this.#waiting.push({ id: this.#nextId++, work, resolve, reject });
       this.#dispatch();
     });
+  }
 
   #dispatch(): void {
     while (this.#waiting.length) {
@@ -52,20 +76,21 @@ export class LearnerPool {
       const task = this.#waiting.shift()!;
       thread.task = task;
       thread.worker.ref();
-      thread.worker.postMessage({ id: task.id, source: task.source });
+      thread.worker.postMessage({ id: task.id, ...task.work });
     }
   }
 
   #spawn(): Thread {
     const thread: Thread = { worker: new Worker(this.entry), task: null };
-    thread.worker.on('message', (message: { id: number; result?: SourceFacts; error?: string }) => {
+    thread.worker.on('message', (message: ThreadReply) => {
       const task = thread.task;
       if (!task || task.id !== message.id) return;
       thread.task = null;
       // An idle thread does not keep the process alive.
       thread.worker.unref();
-      if (message.error !== undefined) task.reject(new Error(message.error));
-      else task.resolve(message.result!);
+      if (message.error === undefined) task.resolve(message.result);
+      else if (message.unreadable) task.reject(new UnreadableError(message.error, { permanent: message.unreadable.permanent }));
+      else task.reject(new Error(message.error));
       this.#dispatch();
     });
     const lost = (error: Error) => {
@@ -94,11 +119,19 @@ export class LearnerPool {
  * How this process learns: `threads` learner threads when the built thread entry is there
  * (`dist/learn/thread.js`), else on the calling thread (0 threads, or running from sources).
  */
-export function learnerFor(threads: number): { learn: LearnFacts; close(): Promise<void>; threads: number } {
+export function learnerFor(threads: number): Learner {
   const entry = new URL('./thread.js', import.meta.url);
   if (threads > 0 && entry.protocol === 'file:' && existsSync(fileURLToPath(entry))) {
     const pool = new LearnerPool(threads, entry);
-    return { learn: pool.learn, close: () => pool.close(), threads };
+    return { learn: pool.learn, readDocument: pool.readDocument, close: () => pool.close(), threads };
   }
-  return { learn: factsOf, close: async () => {}, threads: 0 };
+  return { learn: factsOf, readDocument: extractDocument, close: async () => {}, threads: 0 };
+}
+
+/** Where a process learns and reads documents, and how many threads that takes (0: its own). */
+export interface Learner {
+  learn: LearnFacts;
+  readDocument: ReadDocument;
+  close(): Promise<void>;
+  threads: number;
 }

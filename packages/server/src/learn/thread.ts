@@ -1,15 +1,23 @@
 import { parentPort } from 'node:worker_threads';
+import { extractDocument } from '../read/extract-document.js';
+import { UnreadableError } from '../read/unreadable.js';
 import { factsOf } from './facts-of.js';
-import type { LearnableSource } from './facts-of.js';
+import type { ThreadTask } from './pool.js';
 
 /**
- * A learner thread (see pool.ts): it turns each source it is sent into facts and sends them
- * back, so that the API's own thread never does the learner's CPU work.
+ * A learner thread (see pool.ts): it turns each source it is sent into facts, and each
+ * uploaded PDF or Word file into text, and sends them back, so that the API's own thread
+ * never does that CPU work.
  */
-parentPort?.on('message', async (task: { id: number; source: LearnableSource }) => {
+parentPort?.on('message', async (task: ThreadTask & { id: number }) => {
   try {
-    parentPort!.postMessage({ id: task.id, result: await factsOf(task.source) });
+    const result = task.type === 'facts' ? await factsOf(task.source) : await extractDocument(task.kind, task.bytes);
+    parentPort!.postMessage({ id: task.id, result });
   } catch (error) {
-    parentPort!.postMessage({ id: task.id, error: error instanceof Error ? error.message : String(error) });
+    parentPort!.postMessage({
+      id: task.id,
+      error: error instanceof Error ? error.message : String(error),
+      unreadable: error instanceof UnreadableError ? { permanent: error.permanent } : undefined,
+    });
   }
 });

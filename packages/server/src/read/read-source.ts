@@ -6,9 +6,9 @@ import type { Job } from '../jobs/queue.js';
 import type { Db } from '../store/database.js';
 import type { SourceRow } from '../store/source-repository.js';
 import type { Resolver } from './address-guard.js';
-import { extractDocx } from './extract-docx.js';
+import { extractDocument } from './extract-document.js';
+import type { DocumentKind } from './extract-document.js';
 import type { ExtractedText } from './extract-html.js';
-import { extractPdf } from './extract-pdf.js';
 import type { FetchOptions } from './fetch-page.js';
 import { readPage } from './read-page.js';
 import { UnreadableError } from './unreadable.js';
@@ -33,10 +33,18 @@ export function readOptionsFrom(config: ReadConfig, resolver?: Resolver): ReadOp
   };
 }
 
+/** Reads an uploaded PDF or Word file's text: in learner threads (learn/pool.ts) or on this thread. */
+export type ReadDocument = (kind: DocumentKind, bytes: Uint8Array) => Promise<ExtractedText>;
+
 /** Sources whose text is read from elsewhere before anything is learned. */
 const READ_KINDS = new Set(['page', 'pdf', 'docx']);
 
-async function extract(db: Db, source: SourceRow, options: ReadOptions): Promise<ExtractedText & { kind: SourceRow['kind'] }> {
+async function extract(
+  db: Db,
+  source: SourceRow,
+  options: ReadOptions,
+  readDocument?: ReadDocument,
+): Promise<ExtractedText & { kind: SourceRow['kind'] }> {
   if (source.kind === 'page') {
     if (!source.url) throw new UnreadableError('The source has no address');
     return readPage(source.url, options);
@@ -45,10 +53,7 @@ async function extract(db: Db, source: SourceRow, options: ReadOptions): Promise
   const file = rows[0]?.file;
   if (!file) throw new UnreadableError('The uploaded file is no longer there');
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const read = source.kind === 'pdf' ? await extractPdf(bytes) : await extractDocx(bytes);
-  if (!read.text.trim()) {
-    throw new UnreadableError(source.kind === 'pdf' ? 'The PDF has no text (a scanned PDF needs text recognition first)' : 'The Word file has no text');
-  }
+  const read = await (readDocument ?? extractDocument)(source.kind === 'pdf' ? 'pdf' : 'docx', bytes);
   return { ...read, kind: source.kind };
 }
 
@@ -62,11 +67,17 @@ async function extract(db: Db, source: SourceRow, options: ReadOptions): Promise
  * later try may fix (a reset connection, a 5xx) is thrown, so the job backs off and runs
  * again, and fails as unreadable on its last attempt.
  */
-export async function readSourceText(db: Db, job: Job, source: SourceRow, options: ReadOptions = DEFAULT_READ_OPTIONS): Promise<SourceRow | null> {
+export async function readSourceText(
+  db: Db,
+  job: Job,
+  source: SourceRow,
+  options: ReadOptions = DEFAULT_READ_OPTIONS,
+  readDocument?: ReadDocument,
+): Promise<SourceRow | null> {
   if (!READ_KINDS.has(source.kind) || source.body !== null) return source;
   let read: ExtractedText & { kind: SourceRow['kind'] };
   try {
-    read = await extract(db, source, options);
+    read = await extract(db, source, options, readDocument);
   } catch (error) {
     if (!(error instanceof UnreadableError)) throw error;
     if (!error.permanent && job.attempts < job.maxAttempts) throw error;

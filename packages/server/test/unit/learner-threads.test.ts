@@ -2,12 +2,17 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factsOf } from '../../src/learn/facts-of.js';
-import type { LearnableSource, SourceFacts } from '../../src/learn/facts-of.js';
+import type { LearnableSource } from '../../src/learn/facts-of.js';
+import type { Learner } from '../../src/learn/pool.js';
+import { extractDocument } from '../../src/read/extract-document.js';
+import { UnreadableError } from '../../src/read/unreadable.js';
+import { buildDocx, buildPdf } from '../fixtures/documents.js';
 
 // The learner threads run the built learner (dist/learn/thread.js): the same facts as the
-// learner on the calling thread, for conversations, long notes and a file's partly blank body.
+// learner on the calling thread, for conversations, long notes and a file's partly blank body,
+// and the same text of PDF and Word files.
 const built = fileURLToPath(new URL('../../dist/learn/pool.js', import.meta.url));
-let pool: { learn: (source: LearnableSource) => Promise<SourceFacts>; close(): Promise<void>; threads: number };
+let pool: Learner;
 
 beforeAll(async () => {
   if (!existsSync(built)) throw new Error(`Build first (npm run build): ${built} is missing`);
@@ -48,6 +53,20 @@ describe('learner threads', () => {
     expect(threaded[0]!.facts.map((fact) => fact.text)).toEqual(expect.arrayContaining(['Ines moved to Porto in October 2026.']));
     expect(threaded[1]!.facts.length).toBeGreaterThanOrEqual(200);
     expect(threaded[2]!.facts[0]!.sentence.start).toBe(5_001);
+  });
+
+  it('read PDF and Word files as the calling thread does, and a damaged one as unreadable', async () => {
+    const pdf = new Uint8Array(buildPdf([['Tilda grows saffron in Zeeland.'], ['She sells it at the Middelburg market.']]));
+    const docx = new Uint8Array(await buildDocx([{ heading: 1, text: 'Notes' }, 'Tilda grows saffron in Zeeland.']));
+    for (const [kind, bytes] of [['pdf', pdf], ['docx', docx]] as const) {
+      const threaded = await pool.readDocument(kind, bytes);
+      expect(threaded).toEqual(await extractDocument(kind, bytes));
+      expect(threaded.text).toMatch(/saffron in Zeeland/);
+    }
+    const damaged = pool.readDocument('pdf', new TextEncoder().encode('%PDF-1.7 this is not a PDF'));
+    // An UnreadableError of the built server (a class of its own, apart from the sources').
+    await expect(damaged).rejects.toMatchObject({ name: 'UnreadableError', permanent: true });
+    await expect(extractDocument('pdf', new TextEncoder().encode('%PDF-1.7 this is not a PDF'))).rejects.toBeInstanceOf(UnreadableError);
   });
 
   it('fail one source that cannot be learned and keep learning the next', async () => {
