@@ -102,7 +102,7 @@ async function main(argv: string[]): Promise<void> {
       const store = await openStore(config);
       await migrate(store.db);
       const learner = learnerFor(config.learnerThreads);
-      const meter = { db: store.db, config, now: () => new Date(), learn: learner.learn, readDocument: learner.readDocument };
+      const meter = { db: store.db, config, now: () => new Date(), learn: learner.learn, parsers: learner.parsers };
       const workers = Array.from(
         { length: Math.max(1, config.workers) },
         () =>

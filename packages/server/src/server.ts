@@ -50,7 +50,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   memoryIndexOf(store.db).configure({ maxHeld: config.recallCacheMemories });
   // The learner runs on threads of its own, so that learning never holds the API's thread.
   const learner = config.workers > 0 ? learnerFor(config.learnerThreads) : null;
-  const meter = { db: store.db, config, now: options.now ?? (() => new Date()), learn: learner?.learn, readDocument: learner?.readDocument };
+  const meter = { db: store.db, config, now: options.now ?? (() => new Date()), learn: learner?.learn, parsers: learner?.parsers };
   const workers = Array.from(
     { length: config.workers },
     () =>

@@ -10,7 +10,7 @@ import type { Scope } from '../store/scope.js';
 import { loadSourceContent } from '../store/source-repository.js';
 import { applyFileLabels } from '../store/file-repository.js';
 import { readSourceText } from '../read/read-source.js';
-import type { ReadDocument, ReadOptions } from '../read/read-source.js';
+import type { Parsers, ReadOptions } from '../read/read-source.js';
 import { completeJob } from './queue.js';
 import type { Job } from './queue.js';
 
@@ -37,8 +37,8 @@ export interface LearnSourceOptions {
   read?: ReadOptions;
   /** Where the learner runs: learner threads (learn/pool.ts), or this thread by default. */
   learn?: LearnFacts;
-  /** Where uploaded PDF and Word files are read: learner threads, or this thread by default. */
-  readDocument?: ReadDocument;
+  /** Where pages and uploaded files are parsed: learner threads, or this thread by default. */
+  parsers?: Parsers;
 }
 
 /**
@@ -50,7 +50,7 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   const loaded = await loadSourceContent(db, scope, job.sourceId);
   if (!loaded) return false; // deleted meanwhile; its job went with it
   // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
-  const source = await readSourceText(db, job, loaded, options.read, options.readDocument);
+  const source = await readSourceText(db, job, loaded, options.read, options.parsers);
   if (!source) return false; // unreadable: the source has failed and its job is gone
   const read = await (options.learn ?? factsOf)(source);
   let facts = read.facts.map(toStore);

@@ -4,7 +4,9 @@ import { Worker } from 'node:worker_threads';
 import { extractDocument } from '../read/extract-document.js';
 import type { DocumentKind } from '../read/extract-document.js';
 import type { ExtractedText } from '../read/extract-html.js';
-import type { ReadDocument } from '../read/read-source.js';
+import { parsePage } from '../read/read-page.js';
+import type { PageKind, ParsePage } from '../read/read-page.js';
+import type { Parsers, ReadDocument } from '../read/read-source.js';
 import { UnreadableError } from '../read/unreadable.js';
 import { factsOf } from './facts-of.js';
 import type { LearnableSource, SourceFacts } from './facts-of.js';
@@ -13,7 +15,10 @@ import type { LearnableSource, SourceFacts } from './facts-of.js';
 export type LearnFacts = (source: LearnableSource) => Promise<SourceFacts>;
 
 /** What a learner thread is asked to do. */
-export type ThreadTask = { type: 'facts'; source: LearnableSource } | { type: 'document'; kind: DocumentKind; bytes: Uint8Array };
+export type ThreadTask =
+  | { type: 'facts'; source: LearnableSource }
+  | { type: 'document'; kind: DocumentKind; bytes: Uint8Array }
+  | { type: 'page'; kind: PageKind; bytes: Uint8Array; charset: string | null };
 
 /** What a learner thread answers. */
 interface ThreadReply {
@@ -37,9 +42,9 @@ interface Thread {
 }
 
 /**
- * Threads that run the offline learner (tagging, dates, wording: pure CPU work) and read
- * uploaded PDF and Word files, so that a large note, a long conversation or a big document
- * never holds the thread that answers API requests. Each thread does one thing at a time;
+ * Threads that run the offline learner (tagging, dates, wording: pure CPU work) and parse
+ * fetched pages and uploaded PDF and Word files, so that a large note, a long conversation or
+ * a big document never holds the thread that answers API requests. Each thread does one thing at a time;
  * the rest wait their turn in order. A thread that dies fails its source's attempt (the job
  * is retried) and is replaced on the next task.
  */
@@ -59,6 +64,9 @@ export class LearnerPool {
 
   /** The text of an uploaded PDF or Word file, read on one of the pool's threads. */
   readDocument: ReadDocument = (kind, bytes) => this.#submit({ type: 'document', kind, bytes }) as Promise<ExtractedText>;
+
+  /** The text of a fetched page's bytes, parsed on one of the pool's threads. */
+  parsePage: ParsePage = (kind, bytes, charset) => this.#submit({ type: 'page', kind, bytes, charset }) as Promise<ExtractedText>;
 
   #submit(work: ThreadTask): Promise<unknown> {
     return new Promise((resolve, reject) => {
@@ -123,15 +131,15 @@ export function learnerFor(threads: number): Learner {
   const entry = new URL('./thread.js', import.meta.url);
   if (threads > 0 && entry.protocol === 'file:' && existsSync(fileURLToPath(entry))) {
     const pool = new LearnerPool(threads, entry);
-    return { learn: pool.learn, readDocument: pool.readDocument, close: () => pool.close(), threads };
+    return { learn: pool.learn, parsers: { document: pool.readDocument, page: pool.parsePage }, close: () => pool.close(), threads };
   }
-  return { learn: factsOf, readDocument: extractDocument, close: async () => {}, threads: 0 };
+  return { learn: factsOf, parsers: { document: extractDocument, page: parsePage }, close: async () => {}, threads: 0 };
 }
 
 /** Where a process learns and reads documents, and how many threads that takes (0: its own). */
 export interface Learner {
   learn: LearnFacts;
-  readDocument: ReadDocument;
+  parsers: Required<Parsers>;
   close(): Promise<void>;
   threads: number;
 }

@@ -6,7 +6,7 @@ import { learnSource } from '../jobs/learn-source.js';
 import type { Job } from '../jobs/queue.js';
 import type { LearnFacts } from '../learn/pool.js';
 import { readOptionsFrom } from '../read/read-source.js';
-import type { ReadConfig, ReadDocument } from '../read/read-source.js';
+import type { Parsers, ReadConfig } from '../read/read-source.js';
 import type { Db } from '../store/database.js';
 import { deleteRawPassages, storeRawPassages } from '../store/passage-repository.js';
 import type { Scope } from '../store/scope.js';
@@ -25,9 +25,9 @@ export interface MeterContext {
   db: Db;
   config: Pick<Config, 'plans' | 'maxAttempts'> & ReadConfig;
   now: () => Date;
-  /** Where the learner runs and documents are read (learner threads); this thread when absent. */
+  /** Where the learner runs and pages and files are parsed (learner threads); this thread when absent. */
   learn?: LearnFacts;
-  readDocument?: ReadDocument;
+  parsers?: Parsers;
 }
 
 /** The usage record of an account, or one space's share of it. */
@@ -75,7 +75,7 @@ export async function learnMetered(context: MeterContext, job: Job): Promise<voi
   }
   await db.transaction().execute((transaction) => deleteRawPassages(transaction, scope, job.sourceId));
   // A job that lost its source to a rewrite or a delete is not billed: the rewrite's job is.
-  const options = { read: readOptionsFrom(context.config), learn: context.learn, readDocument: context.readDocument };
+  const options = { read: readOptionsFrom(context.config), learn: context.learn, parsers: context.parsers };
   if (!(await learnSource(db, job, options))) return;
   const { rows } = await sql<{ tokens: number; status: string }>`
     select tokens, status from sources where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(db);

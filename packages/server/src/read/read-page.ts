@@ -27,21 +27,32 @@ const VAGUE_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-strea
  * plain text as text, a PDF (or .docx) as that file. Throws UnreadableError for what
  * cannot be read: a refused address, an error status, a type that is not read, no text.
  */
-export async function readPage(address: string, options: FetchOptions): Promise<ReadPage> {
+export async function readPage(address: string, options: FetchOptions, parse: ParsePage = parsePage): Promise<ReadPage> {
   const page = await fetchPage(address, options);
   const kind = kindOf(page.mediaType, page.body, new URL(page.url).pathname);
-  let read: ExtractedText;
-  if (kind === 'pdf') read = await extractPdf(page.body);
-  else if (kind === 'docx') read = await extractDocx(page.body);
-  else if (kind === 'html') read = extractHtml(decode(page.body, page.charset, true));
-  else if (kind === 'markdown') read = extractMarkdown(decode(page.body, page.charset, false));
-  else if (kind === 'text') read = extractPlainText(decode(page.body, page.charset, false));
-  else throw new UnreadableError(`Pages of type ${page.mediaType || 'unknown'} are not read; HTML, text, markdown and PDF are`);
+  if (kind === null) throw new UnreadableError(`Pages of type ${page.mediaType || 'unknown'} are not read; HTML, text, markdown and PDF are`);
+  const read = await parse(kind, new Uint8Array(page.body.buffer, page.body.byteOffset, page.body.byteLength), page.charset);
   if (!read.text.trim()) throw new UnreadableError('The page has no readable text');
   return { ...read, kind: kind === 'pdf' || kind === 'docx' ? kind : 'page', url: page.url };
 }
 
-function kindOf(mediaType: string, body: Buffer, path: string): 'pdf' | 'docx' | 'html' | 'markdown' | 'text' | null {
+/** What a fetched page holds, as far as reading it goes. */
+export type PageKind = 'pdf' | 'docx' | 'html' | 'markdown' | 'text';
+
+/** Turns a fetched page's bytes into text: on learner threads (learn/pool.ts) or on this thread (`parsePage`). */
+export type ParsePage = (kind: PageKind, body: Uint8Array, charset: string | null) => Promise<ExtractedText>;
+
+/** The text of a fetched page's bytes: HTML through Readability, markdown and plain text as text, a PDF or .docx as that file. */
+export async function parsePage(kind: PageKind, bytes: Uint8Array, charset: string | null): Promise<ExtractedText> {
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (kind === 'pdf') return extractPdf(body);
+  if (kind === 'docx') return extractDocx(body);
+  if (kind === 'html') return extractHtml(decode(body, charset, true));
+  if (kind === 'markdown') return extractMarkdown(decode(body, charset, false));
+  return extractPlainText(decode(body, charset, false));
+}
+
+function kindOf(mediaType: string, body: Buffer, path: string): PageKind | null {
   if (mediaType === 'application/pdf' || mediaType === 'application/x-pdf') return 'pdf';
   if (mediaType === DOCX_TYPE) return 'docx';
   if (HTML_TYPES.has(mediaType)) return 'html';

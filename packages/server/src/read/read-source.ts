@@ -11,6 +11,7 @@ import type { DocumentKind } from './extract-document.js';
 import type { ExtractedText } from './extract-html.js';
 import type { FetchOptions } from './fetch-page.js';
 import { readPage } from './read-page.js';
+import type { ParsePage } from './read-page.js';
 import { UnreadableError } from './unreadable.js';
 
 /** How pages are read: the guard and the limits (DECISIONS.md defaults). */
@@ -36,6 +37,12 @@ export function readOptionsFrom(config: ReadConfig, resolver?: Resolver): ReadOp
 /** Reads an uploaded PDF or Word file's text: in learner threads (learn/pool.ts) or on this thread. */
 export type ReadDocument = (kind: DocumentKind, bytes: Uint8Array) => Promise<ExtractedText>;
 
+/** Where the CPU work of reading is done: learner threads (learn/pool.ts), or this thread for what is absent. */
+export interface Parsers {
+  document?: ReadDocument;
+  page?: ParsePage;
+}
+
 /** Sources whose text is read from elsewhere before anything is learned. */
 const READ_KINDS = new Set(['page', 'pdf', 'docx']);
 
@@ -43,17 +50,17 @@ async function extract(
   db: Db,
   source: SourceRow,
   options: ReadOptions,
-  readDocument?: ReadDocument,
+  parsers?: Parsers,
 ): Promise<ExtractedText & { kind: SourceRow['kind'] }> {
   if (source.kind === 'page') {
     if (!source.url) throw new UnreadableError('The source has no address');
-    return readPage(source.url, options);
+    return readPage(source.url, options, parsers?.page);
   }
   const { rows } = await sql<{ file: Buffer | null }>`select file from sources where id = ${source.id}`.execute(db);
   const file = rows[0]?.file;
   if (!file) throw new UnreadableError('The uploaded file is no longer there');
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const read = await (readDocument ?? extractDocument)(source.kind === 'pdf' ? 'pdf' : 'docx', bytes);
+  const read = await (parsers?.document ?? extractDocument)(source.kind === 'pdf' ? 'pdf' : 'docx', bytes);
   return { ...read, kind: source.kind };
 }
 
@@ -72,12 +79,12 @@ export async function readSourceText(
   job: Job,
   source: SourceRow,
   options: ReadOptions = DEFAULT_READ_OPTIONS,
-  readDocument?: ReadDocument,
+  parsers?: Parsers,
 ): Promise<SourceRow | null> {
   if (!READ_KINDS.has(source.kind) || source.body !== null) return source;
   let read: ExtractedText & { kind: SourceRow['kind'] };
   try {
-    read = await extract(db, source, options, readDocument);
+    read = await extract(db, source, options, parsers);
   } catch (error) {
     if (!(error instanceof UnreadableError)) throw error;
     if (!error.permanent && job.attempts < job.maxAttempts) throw error;

@@ -5,6 +5,7 @@ import { factsOf } from '../../src/learn/facts-of.js';
 import type { LearnableSource } from '../../src/learn/facts-of.js';
 import type { Learner } from '../../src/learn/pool.js';
 import { extractDocument } from '../../src/read/extract-document.js';
+import { parsePage } from '../../src/read/read-page.js';
 import { UnreadableError } from '../../src/read/unreadable.js';
 import { buildDocx, buildPdf } from '../fixtures/documents.js';
 
@@ -59,14 +60,29 @@ describe('learner threads', () => {
     const pdf = new Uint8Array(buildPdf([['Tilda grows saffron in Zeeland.'], ['She sells it at the Middelburg market.']]));
     const docx = new Uint8Array(await buildDocx([{ heading: 1, text: 'Notes' }, 'Tilda grows saffron in Zeeland.']));
     for (const [kind, bytes] of [['pdf', pdf], ['docx', docx]] as const) {
-      const threaded = await pool.readDocument(kind, bytes);
+      const threaded = await pool.parsers.document(kind, bytes);
       expect(threaded).toEqual(await extractDocument(kind, bytes));
       expect(threaded.text).toMatch(/saffron in Zeeland/);
     }
-    const damaged = pool.readDocument('pdf', new TextEncoder().encode('%PDF-1.7 this is not a PDF'));
+    const damaged = pool.parsers.document('pdf', new TextEncoder().encode('%PDF-1.7 this is not a PDF'));
     // An UnreadableError of the built server (a class of its own, apart from the sources').
     await expect(damaged).rejects.toMatchObject({ name: 'UnreadableError', permanent: true });
     await expect(extractDocument('pdf', new TextEncoder().encode('%PDF-1.7 this is not a PDF'))).rejects.toBeInstanceOf(UnreadableError);
+  });
+
+  it('parse fetched pages as the calling thread does', async () => {
+    const html = new TextEncoder().encode(
+      '<html><head><title>Saffron</title></head><body><nav>Home | About</nav><article><h1>Saffron</h1>' +
+        '<p>Tilda grows saffron in Zeeland and sells it at the Middelburg market every Saturday morning.</p>' +
+        '<p>Each autumn she picks the crocus flowers by hand before sunrise, when they are still closed.</p></article>' +
+        '<footer>© 2026</footer></body></html>',
+    );
+    const threaded = await pool.parsers.page('html', html, 'utf-8');
+    expect(threaded).toEqual(await parsePage('html', html, 'utf-8'));
+    expect(threaded.text).toMatch(/Middelburg market/);
+    expect(threaded.text).not.toMatch(/Home \| About/);
+    const text = new TextEncoder().encode('Tilda grows saffron.');
+    expect(await pool.parsers.page('text', text, null)).toEqual(await parsePage('text', text, null));
   });
 
   it('fail one source that cannot be learned and keep learning the next', async () => {
