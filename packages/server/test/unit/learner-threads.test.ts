@@ -91,3 +91,44 @@ describe('learner threads', () => {
     expect((await pool.learn(conversation)).facts.length).toBeGreaterThan(0);
   });
 });
+
+describe('the built server with a learner thread', () => {
+  it('learns a conversation and reads an uploaded PDF on its thread', async () => {
+    const { loadConfig } = (await import(fileURLToPath(new URL('../../dist/config.js', import.meta.url)))) as typeof import('../../src/config.js');
+    const { startServer } = (await import(fileURLToPath(new URL('../../dist/server.js', import.meta.url)))) as typeof import('../../src/server.js');
+    const key = 'egk_threads_0123456789abcdef0123';
+    const server = await startServer(
+      loadConfig({ ENGRAM_PORT: '0', ENGRAM_DATA_DIR: 'memory://', ENGRAM_BOOTSTRAP_KEY: key, ENGRAM_POLL_MS: '20', ENGRAM_LEARNER_THREADS: '1' }),
+      { announceKey: () => {} },
+    );
+    try {
+      expect(server.learnerThreads).toBe(1);
+      const headers = { Authorization: `Bearer ${key}` };
+      const waitFor = async (id: string) =>
+        ((await (await fetch(`${server.url}/v1/sources/${id}?wait=20`, { headers })).json()) as { source: { status: string; memories: number } }).source;
+      const saved = (await (
+        await fetch(`${server.url}/v1/memories`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ messages: conversation.messages }),
+        })
+      ).json()) as { source: { id: string } };
+      expect(await waitFor(saved.source.id)).toMatchObject({ status: 'finished' });
+      const form = new FormData();
+      form.append('file', new Blob([buildPdf([['Tilda grows saffron in Zeeland.']])], { type: 'application/pdf' }), 'tilda.pdf');
+      const uploaded = (await (await fetch(`${server.url}/v1/memories/file`, { method: 'POST', headers, body: form })).json()) as { source: { id: string } };
+      expect(await waitFor(uploaded.source.id)).toMatchObject({ status: 'finished', memories: 1 });
+      const found = (await (
+        await fetch(`${server.url}/v1/search`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ q: 'Where does Ines live? What does Tilda grow?' }),
+        })
+      ).json()) as { memories: { text: string }[] };
+      const texts = found.memories.map((memory) => memory.text);
+      expect(texts).toEqual(expect.arrayContaining(['Ines moved to Porto in October 2026.', 'Tilda grows saffron in Zeeland.']));
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+});
