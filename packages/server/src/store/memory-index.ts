@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { KindFilter, Labels, MemoryKind } from '@engram/protocol';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
-import { DATED_LEXEME, type LexemeHit, type LexemeSearch } from './memory-repository.js';
+import { hitColumns, hitOf, type HitRow, type LexemeHit, type LexemeSearch } from './memory-repository.js';
 
 /**
  * An in-process copy of a space's search index: every current memory with the lexemes of its
@@ -244,34 +244,11 @@ export class MemoryIndexCache {
       this.drop(key);
       return null;
     }
-    const { rows } = await sql<{
-      id: number;
-      kind: MemoryKind;
-      about: string[];
-      created_at: number;
-      said: number;
-      tsv: string;
-      slot: string | null;
-      labels: Labels | null;
-      passage: string;
-    }>`
-      select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at,
-        extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot,
-        m.labels, case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage
-      from memories m where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current'
+    const { rows } = await sql<HitRow>`
+      select ${hitColumns} from memories m
+      where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current'
       order by m.id`.execute(db);
-    const memories = rows.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      about: row.about,
-      created_at: row.created_at,
-      said: row.said,
-      passage: row.passage,
-      slot: row.slot,
-      dated: DATED_LEXEME.test(row.tsv),
-      labels: row.labels ?? {},
-      ...parseTsvector(row.tsv),
-    }));
+    const memories = rows.map((row) => ({ ...hitOf(row), labels: row.labels ?? {}, ...parseTsvector(row.tsv) }));
     const copy = new SpaceIndex(found.version, memories);
     this.drop(key);
     this.copies.set(key, copy);

@@ -297,6 +297,39 @@ export interface LexemeHit {
   levels: number[];
 }
 
+/** The columns recall reads of a memory (see LexemeHit), with its tsvector's text. */
+export const hitColumns = sql`
+  m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at,
+  extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot, m.labels,
+  case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage`;
+
+/** A row of `hitColumns`. */
+export interface HitRow {
+  id: number;
+  kind: MemoryKind;
+  about: string[];
+  created_at: number;
+  said: number;
+  tsv: string;
+  slot: string | null;
+  labels: Labels | null;
+  passage: string;
+}
+
+/** What recall keeps of a memory's row, before the query's lexemes are matched in it. */
+export function hitOf(row: HitRow): Omit<LexemeHit, 'levels'> {
+  return {
+    id: row.id,
+    kind: row.kind,
+    about: row.about,
+    created_at: row.created_at,
+    said: row.said,
+    passage: row.passage,
+    slot: row.slot,
+    dated: DATED_LEXEME.test(row.tsv),
+  };
+}
+
 /** What a search for lexemes asks. */
 export interface LexemeSearch {
   lexemes: string[];
@@ -336,20 +369,8 @@ export async function searchMemories(
         ),
       )}] as counts`
     : sql``;
-  const { rows } = await sql<{
-    id: number;
-    kind: MemoryKind;
-    about: string[];
-    created_at: number;
-    said: number;
-    tsv: string;
-    passage: string;
-    slot: string | null;
-    counts?: number[];
-  }>`
-    select m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at,
-      extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot,
-      case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage ${countsQuery}
+  const { rows } = await sql<HitRow & { counts?: number[] }>`
+    select ${hitColumns} ${countsQuery}
     from memories m, cast(${any} as tsquery) query
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and m.tsv @@ query
       and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}`.execute(db);
@@ -364,23 +385,13 @@ export async function searchMemories(
       const weights = match[2] ?? 'A';
       levels[positions.get(match[1])!] = /[AB]/.test(weights) ? 3 : weights.includes('C') ? 2 : 1;
     }
-    return {
-      id: row.id,
-      kind: row.kind,
-      about: row.about,
-      created_at: row.created_at,
-      said: row.said,
-      passage: row.passage,
-      slot: row.slot,
-      dated: DATED_LEXEME.test(row.tsv),
-      levels,
-    };
+    return { ...hitOf(row), levels };
   });
   return { hits, total: rows.length ? await currentCount(db, scope) : 0, counts };
 }
 
 /** A year in the memory's own words ("… on 7 May 2023"): the learner writes every date it resolves with its year. */
-export const DATED_LEXEME = /'(?:1[89]|20)\d\d':[\d,A-D]*[AB]\b/;
+const DATED_LEXEME = /'(?:1[89]|20)\d\d':[\d,A-D]*[AB]\b/;
 
 /** Current memories per scope, remembered for a few seconds: it only weighs rare words, so it need not be exact. */
 const countCache = new Map<string, { count: number; at: number }>();

@@ -1,22 +1,20 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { learnFromMessages, readMessages } from '../../src/learn/index.js';
 import { factFingerprint } from '../../src/learn/fingerprint.js';
 import { createAccount } from '../../src/store/account-repository.js';
-import { openStore } from '../../src/store/database.js';
 import type { Store } from '../../src/store/database.js';
 import { MemoryIndexCache, parseTsvector } from '../../src/store/memory-index.js';
 import { lexemesAndVersion, rankMemories, searchMemories, storeFacts } from '../../src/store/memory-repository.js';
 import type { LexemeSearch } from '../../src/store/memory-repository.js';
-import { migrate } from '../../src/store/migrations.js';
 import type { Scope } from '../../src/store/scope.js';
 import { addSource } from '../../src/store/source-repository.js';
-import { createTestDatabase } from '../setup/postgres.js';
+import { openOwnStore } from '../setup/own-server.js';
 
 // The in-process copy of a space's index must answer exactly as the store's own search, on the
 // store of the project running it: PGlite, or a fresh PostgreSQL database.
 let store: Store;
-let drop: (() => Promise<void>) | null = null;
+let own: Awaited<ReturnType<typeof openOwnStore>>;
 let accountId: number;
 const scopeOf = (space: string): Scope => ({ accountId, space });
 
@@ -51,22 +49,15 @@ async function learnInto(space: string, turns: readonly (readonly [string, strin
 }
 
 beforeAll(async () => {
-  if (inject('engramStore') === 'postgres') {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    store = await openStore({ databaseUrl: database.url, dataDir: '' });
-  } else {
-    store = await openStore({ databaseUrl: null, dataDir: 'memory://' });
-  }
-  await migrate(store.db);
+  own = await openOwnStore();
+  store = own.store;
   accountId = (await createAccount(store.db, 'index-tests')).id;
   await learnInto('maria', CONVERSATION);
   await learnInto('other', [['Zed', 'Zed swims in the lake and paints sunsets every weekend with his beagle.']]);
 });
 
 afterAll(async () => {
-  await store.close();
-  await drop?.();
+  await own?.close();
 });
 
 const QUESTIONS: { words: string[]; options?: Partial<LexemeSearch> }[] = [

@@ -1,38 +1,29 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { learnSource } from '../../src/jobs/learn-source.js';
 import { claimJob } from '../../src/jobs/queue.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { createAccount } from '../../src/store/account-repository.js';
-import { openStore } from '../../src/store/database.js';
 import type { Store } from '../../src/store/database.js';
-import { migrate } from '../../src/store/migrations.js';
 import type { Scope } from '../../src/store/scope.js';
 import { writeFile } from '../../src/store/file-repository.js';
 import { addSource, findSource } from '../../src/store/source-repository.js';
-import { createTestDatabase } from '../setup/postgres.js';
+import { openOwnStore } from '../setup/own-server.js';
 
 // The queue is exercised on the store of the project running it: PGlite, or a fresh PostgreSQL database.
 let store: Store;
-let drop: (() => Promise<void>) | null = null;
+let own: Awaited<ReturnType<typeof openOwnStore>>;
 let scope: Scope;
 
 beforeAll(async () => {
-  if (inject('engramStore') === 'postgres') {
-    const database = await createTestDatabase();
-    drop = database.drop;
-    store = await openStore({ databaseUrl: database.url, dataDir: '' });
-  } else {
-    store = await openStore({ databaseUrl: null, dataDir: 'memory://' });
-  }
-  await migrate(store.db);
+  own = await openOwnStore();
+  store = own.store;
   const account = await createAccount(store.db, 'queue-tests');
   scope = { accountId: account.id, space: 'queue' };
 });
 
 afterAll(async () => {
-  await store.close();
-  await drop?.();
+  await own?.close();
 });
 
 const note = (text: string, maxAttempts = 3) => addSource(store.db, scope, { kind: 'note', body: text, tokens: 0 }, maxAttempts);

@@ -2,6 +2,9 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
 import type { RunningServer, StartOptions } from '../../src/server.js';
+import { openStore } from '../../src/store/database.js';
+import type { Store } from '../../src/store/database.js';
+import { migrate } from '../../src/store/migrations.js';
 import { createTestDatabase } from './postgres.js';
 
 /** A server of a test file's own (its own clock or plans), on the store of the project running it. */
@@ -26,6 +29,20 @@ export async function startOwnServer(
     key,
     async close() {
       await server.close();
+      await database?.drop();
+    },
+  };
+}
+
+/** A migrated store of a test file's own, of the project running it: an in-memory PGlite, or a fresh PostgreSQL database. */
+export async function openOwnStore(): Promise<{ store: Store; close(): Promise<void> }> {
+  const database = inject('engramStore') === 'postgres' ? await createTestDatabase() : null;
+  const store = database ? await openStore({ databaseUrl: database.url, dataDir: '' }) : await openStore({ databaseUrl: null, dataDir: 'memory://' });
+  await migrate(store.db);
+  return {
+    store,
+    async close() {
+      await store.close();
       await database?.drop();
     },
   };
