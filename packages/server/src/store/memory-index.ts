@@ -223,6 +223,10 @@ export class MemoryIndexCache {
     }
     const started = this.building.get(key);
     if (started !== undefined && (started === Infinity || Date.now() - started < this.limits.rebuildMs)) return null;
+    if (this.building.size > 10_000) {
+      // Forget when spaces long since rebuilt were last rebuilt: only recent times matter.
+      for (const [other, at] of this.building) if (at !== Infinity && Date.now() - at >= this.limits.rebuildMs) this.building.delete(other);
+    }
     this.building.set(key, Infinity);
     const build = this.build(db, scope, key)
       .catch(() => null)
