@@ -207,8 +207,11 @@ async function deleteFileSources(transaction: Db, scope: Scope, sourceIds: reado
 /** Deletes one file; false when there is none at that path. */
 export async function deleteFile(db: Db, scope: Scope, path: string): Promise<boolean> {
   return db.transaction().execute(async (transaction) => {
+    // The file and its source are locked before any memory (and so the space's row): the order
+    // a learning batch takes them in.
     const { rows } = await sql<{ source_id: string }>`
-      select f.source_id from files f where ${inScope(scope)} and f.path = ${path} for update`.execute(transaction);
+      select f.source_id from files f join sources s on s.id = f.source_id
+      where ${inScope(scope)} and f.path = ${path} for update of f, s`.execute(transaction);
     if (!rows.length) return false;
     await deleteFileSources(transaction, scope, rows.map((row) => row.source_id));
     return true;
@@ -219,8 +222,9 @@ export async function deleteFile(db: Db, scope: Scope, path: string): Promise<bo
 export async function deleteFilesUnder(db: Db, scope: Scope, prefix: string, limit: number): Promise<{ deleted: number; more: boolean }> {
   return db.transaction().execute(async (transaction) => {
     const { rows } = await sql<{ source_id: string }>`
-      select f.source_id from files f where ${inScope(scope)} and starts_with(f.path, ${prefix})
-      order by f.path limit ${limit + 1} for update`.execute(transaction);
+      select f.source_id from files f join sources s on s.id = f.source_id
+      where ${inScope(scope)} and starts_with(f.path, ${prefix})
+      order by f.path limit ${limit + 1} for update of f, s`.execute(transaction);
     const chosen = rows.slice(0, limit).map((row) => row.source_id);
     await deleteFileSources(transaction, scope, chosen);
     return { deleted: chosen.length, more: rows.length > limit };

@@ -26,6 +26,9 @@ export async function listSpaces(db: Db, accountId: number, limit: number, curso
  */
 export async function eraseSpace(db: Db, scope: Scope): Promise<number> {
   return db.transaction().execute(async (transaction) => {
+    // Sources first, then the space, the order a learning batch takes them in (it holds its
+    // source, then the space's row): taken the other way round, the two could deadlock.
+    await sql`select 1 from sources where account_id = ${scope.accountId} and space = ${scope.space} for update`.execute(transaction);
     await sql`delete from spaces where account_id = ${scope.accountId} and name = ${scope.space}`.execute(transaction);
     await sql`delete from idempotency_keys where account_id = ${scope.accountId} and space = ${scope.space}`.execute(transaction);
     const { rows } = await sql`

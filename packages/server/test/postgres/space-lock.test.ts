@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, freshSpace, saveAndLearn } from '../api/helpers.js';
+import { call, freshSpace, saveAndLearn, waitLearned } from '../api/helpers.js';
 
 // Learning bumps its space's memory version (migration 6), holding the space's row until its
 // batch commits. A save into that space must not queue behind it.
@@ -70,5 +70,55 @@ describe('a space whose row a learning batch holds', () => {
       await holder.query('rollback');
       await saver.query("set lock_timeout = 0");
     }
+  });
+});
+
+describe('erasing a space while a learning batch is between its check and its first write', () => {
+  it('waits for the batch instead of deadlocking with it, and then erases everything', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Rosa builds harpsichords.' });
+    const { rows } = await holder.query<{ account_id: number; id: string }>('select account_id, id from sources where space = $1', [space]);
+    const { account_id: accountId, id: sourceId } = rows[0]!;
+
+    // What a batch holds after checking that its job stands: its source, shared.
+    await holder.query('begin');
+    await holder.query('select 1 from sources where id = $1 for share', [sourceId]);
+    const erased = call('DELETE', '/v1/space', { headers: { 'X-Memory-Space': space } });
+    // Let the erase reach its locks, then write as the batch does (which takes the space's row).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await holder.query(
+      'insert into memories (account_id, space, source_id, text, kind, date, fingerprint, sentence_text, sentence_start, sentence_end, tsv) values ($1, $2, $3, $4, $5, now(), $6, $4, 0, 1, $7::tsvector)',
+      [accountId, space, sourceId, 'Rosa tunes them too.', 'detail', 'rosa tunes them too', 'rosa'],
+    );
+    await holder.query('commit');
+    const reply = await erased;
+    expect(reply.status).toBe(200);
+    const left = await holder.query('select count(*)::int as count from memories where account_id = $1 and space = $2', [accountId, space]);
+    expect(left.rows[0].count).toBe(0);
+  });
+});
+
+describe('deleting a file while a learning batch of it is between its check and its first write', () => {
+  it('waits for the batch instead of deadlocking with it', async () => {
+    const space = freshSpace();
+    const written = await call('PUT', '/v1/files', { body: { path: '/notes/rosa.md', text: 'Rosa builds harpsichords.', space } });
+    expect(written.status).toBe(200);
+    await waitLearned(space, written.body.source.id);
+    const { rows } = await holder.query<{ account_id: number }>('select account_id from spaces where name = $1', [space]);
+    const accountId = rows[0]!.account_id;
+    const sourceId = written.body.source.id as string;
+
+    await holder.query('begin');
+    await holder.query('select 1 from sources where id = $1 for share', [sourceId]);
+    const deleted = call('DELETE', `/v1/files?path=${encodeURIComponent('/notes/rosa.md')}`, { space });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await holder.query(
+      'insert into memories (account_id, space, source_id, text, kind, date, fingerprint, sentence_text, sentence_start, sentence_end, tsv) values ($1, $2, $3, $4, $5, now(), $6, $4, 0, 1, $7::tsvector)',
+      [accountId, space, sourceId, 'Rosa tunes them too.', 'detail', 'rosa tunes them too', 'rosa'],
+    );
+    await holder.query('commit');
+    const reply = await deleted;
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ deleted: 1 });
   });
 });
