@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ErrorType } from '@engram/protocol';
 import { meterOf } from './context.js';
 import type { AppDeps, AppEnv } from './context.js';
-import { fromZodError, HttpError } from './errors.js';
+import { fromZodError, HttpError, isTransientStoreError } from './errors.js';
 import { authenticate, idempotency, rateLimit, requestId, usageHeaders } from './middleware.js';
 import { memoryRoutes } from './routes/memories.js';
 import { recallRoutes } from './routes/recall.js';
@@ -128,6 +128,13 @@ export function createApp(deps: AppDeps) {
       status = 400;
       type = 'invalid_request';
       message = 'The body is not valid JSON';
+    } else if (isTransientStoreError(error)) {
+      // Rolled back whole: the same request may be sent again (clients do, after Retry-After).
+      console.error(`[engram] ${request} ${c.req.method} ${c.req.path} met a busy store:`, (error as Error).message);
+      status = 503;
+      type = 'unavailable';
+      message = 'The store was busy; try again in a moment';
+      c.header('Retry-After', '1');
     } else {
       // Never leak internals: the details stay in the server's log under the request id.
       console.error(`[engram] ${request} ${c.req.method} ${c.req.path} failed:`, error);

@@ -36,3 +36,14 @@ export function fromZodError(error: ZodError, where: string): HttpError {
   const first = issues[0] ?? { field: where, message: 'Invalid input' };
   return new HttpError('invalid_request', `${first.field}: ${first.message}`, { field: first.field, issues });
 }
+
+/**
+ * Whether an error from the store is one that the same request, tried again, may well not
+ * meet: a deadlock or serialization failure (the transaction was rolled back whole), a lock
+ * or connection limit, a connection lost or the server shutting down. Such a request is
+ * answered 503 `unavailable` with Retry-After, not 500.
+ */
+export function isTransientStoreError(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^(?:40001|40P01|55P03|53300|57P0[123]|08\w{3})$/.test(code);
+}
