@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { Worker } from './jobs/worker.js';
+import { reindexSpace, spacesOf } from './jobs/reindex.js';
 import { learnerFor } from './learn/pool.js';
 import { learnMetered, releaseAllWaiting } from './meter/metering.js';
 import {
@@ -34,6 +35,9 @@ Usage:
                                    make an account key (shown once)
   engram keys list [--account ID]  list an account's keys
   engram keys revoke ID [--account ID]
+  engram reindex [--account ID] [--space SPACE]
+                                   index an account's memories (one space, or all) again as this release
+                                   indexes them, after an upgrade; their text, ids and history stay
   engram import DIR --space SPACE [--watch]
                                    write DIR's .md, .markdown and .txt files as files of SPACE on a running
                                    server (ENGRAM_BASE_URL, ENGRAM_API_KEY), skipping unchanged ones;
@@ -118,6 +122,22 @@ async function main(argv: string[]): Promise<void> {
         await Promise.all(workers.map((worker) => worker.stop()));
         await learner.close();
         await store.close();
+      });
+      return;
+    }
+    case 'reindex': {
+      const config = loadConfig();
+      await withStore(async (store) => {
+        const learner = learnerFor(config.learnerThreads);
+        try {
+          const spaces = values.space !== undefined ? [values.space] : await spacesOf(store.db, accountId);
+          for (const space of spaces) {
+            const done = await reindexSpace(store.db, { accountId, space }, learner.learn);
+            process.stdout.write(`${space === '' ? '(own)' : space}\t${done.sources} sources\t${done.memories} memories\n`);
+          }
+        } finally {
+          await learner.close();
+        }
       });
       return;
     }

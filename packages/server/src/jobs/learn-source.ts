@@ -14,7 +14,8 @@ import type { Parsers, ReadOptions } from '../read/read-source.js';
 import { completeJob } from './queue.js';
 import type { Job } from './queue.js';
 
-function toStore(fact: LearnedFact): FactToStore {
+/** A learned fact as the store keeps it (with its fingerprint). */
+export function toStore(fact: LearnedFact): FactToStore {
   return {
     text: fact.text,
     kind: fact.kind,

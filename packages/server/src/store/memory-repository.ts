@@ -4,6 +4,12 @@ import type { Db } from './database.js';
 import { broaderText } from '../recall/synonyms.js';
 import type { Scope } from './scope.js';
 
+/**
+ * Marks the lexemes of a memory's broader words (see `broaderText`): "^sport" is indexed
+ * beside "swimming", and a question's "sport" asks for it at a lower weight.
+ */
+export const BROADER_MARK = '^';
+
 /** A memory row joined with its source's kind and title. */
 export interface MemoryRow {
   id: number;
@@ -138,6 +144,38 @@ export async function markWrong(transaction: Db, scope: Scope, id: number, corre
 }
 
 /**
+ * What a memory is indexed by, from a recordset `f` with the columns of `indexTexts`: A its own
+ * words, B its names, C the rest of its message, D what it answers ("What do you paint?" /
+ * "Sunsets, mostly." is found by "paint"), and its nouns' broader words without positions
+ * (see BROADER_MARK).
+ */
+const indexExpression = sql`
+  setweight(to_tsvector('english', f.text), 'A') || setweight(to_tsvector('simple', f.names), 'B')
+    || setweight(to_tsvector('english', f.context), 'C') || setweight(to_tsvector('english', f.before), 'D')
+    || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', f.broader))) lexeme))`;
+
+/** The texts a fact is indexed by (see indexExpression). */
+function indexTexts(fact: FactToStore) {
+  return { text: fact.text, names: fact.about.join(' '), context: fact.context ?? '', before: fact.before ?? '', broader: broaderText(fact.text) };
+}
+
+/**
+ * Indexes a source's current memories again as the learner indexes them now, matching each
+ * fact to its memory by fingerprint (within the caller's transaction). Their text, ids and
+ * history stay as they are. Returns how many memories were indexed again.
+ */
+export async function reindexFacts(transaction: Db, scope: Scope, sourceId: string, facts: FactToStore[]): Promise<number> {
+  if (!facts.length) return 0;
+  const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, ...indexTexts(fact) }));
+  const { rows: updated } = await sql`
+    update memories m set tsv = ${indexExpression}
+    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, text text, names text, context text, before text, broader text)
+    where ${inScope(scope)} and m.source_id = ${sourceId} and m.status = 'current' and m.fingerprint = f.fingerprint
+    returning m.id`.execute(transaction);
+  return updated.length;
+}
+
+/**
  * Stores a source's facts within the caller's transaction. A fact already current in the
  * space is linked to the source instead of stored twice; a fact marked wrong is not learned
  * again; learning the same source twice changes nothing. A new fact whose slot (subject and
@@ -172,25 +210,18 @@ export async function storeFacts(
   const ids = new Map<string, number>();
   for (const row of known) if (row.status === 'current') ids.set(row.fingerprint, row.id);
   if (fresh.size) {
-    // The words around the fact are indexed with lower weights: C for the rest of its message,
-    // D for the message it answers; so "What do you paint?" / "Sunsets, mostly." is found by "paint".
-    // Its nouns' broader words go in without positions (see BROADER_MARK).
     const rows = [...fresh.values()].map((fact, position) => ({
       position,
-      text: fact.text,
       kind: fact.kind,
       date: fact.date,
       about: fact.about,
-      names: fact.about.join(' '),
       fingerprint: fact.fingerprint,
       sentence_text: fact.sentence.text,
       message_index: fact.sentence.messageIndex,
       sentence_start: fact.sentence.start,
       sentence_end: fact.sentence.end,
       slot: fact.slot ?? null,
-      context: fact.context ?? '',
-      before: fact.before ?? '',
-      broader: broaderText(fact.text),
+      ...indexTexts(fact),
     }));
     const { rows: inserted } = await sql<{ id: number; fingerprint: string }>`
       insert into memories (account_id, space, source_id, text, kind, date, about, labels, fingerprint,
@@ -198,9 +229,7 @@ export async function storeFacts(
       select ${scope.accountId}, ${scope.space}, ${sourceId}, f.text, f.kind, f.date::date,
         array(select json_array_elements_text(f.about)), ${JSON.stringify(labels)}::jsonb, f.fingerprint, f.sentence_text,
         f.message_index, f.sentence_start, f.sentence_end, f.slot,
-        setweight(to_tsvector('english', f.text), 'A') || setweight(to_tsvector('simple', f.names), 'B')
-          || setweight(to_tsvector('english', f.context), 'C') || setweight(to_tsvector('english', f.before), 'D')
-          || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', f.broader))) lexeme))
+        ${indexExpression}
       from json_to_recordset(${JSON.stringify(rows)}::json) as f(position integer, text text, kind text, date text, about json,
         names text, fingerprint text, sentence_text text, message_index integer, sentence_start integer, sentence_end integer,
         slot text, context text, before text, broader text)
@@ -269,12 +298,6 @@ export async function lexemesAndVersion(db: Db, scope: Scope, words: string[]): 
       (select s.memories_version::text from spaces s where s.account_id = ${scope.accountId} and s.name = ${scope.space}) as version`.execute(db);
   return { lexemes: rows[0]?.lexemes ?? [], version: rows[0]?.version ?? null };
 }
-
-/**
- * Marks the lexemes of a memory's broader words (see `broaderText`): "^sport" is indexed
- * beside "swimming", and a question's "sport" asks for it at a lower weight.
- */
-export const BROADER_MARK = '^';
 
 /** A memory sharing words with a query: how well each lexeme matched, before it is scored. */
 export interface LexemeHit {

@@ -44,4 +44,17 @@ describe('the engram command for operators', () => {
     // The other account's memory is out of this key's reach, and the first key still works.
     expect((await call('GET', '/v1/memories', { key: firstKey })).body.total).toBe(0);
   });
+
+  it('indexes the memories of an account again, space by space, keeping them', async () => {
+    const created = await engram('accounts', 'create', `reindex-${Date.now()}`);
+    const [, id] = /Account (\d+)/.exec(created)!;
+    const key = created.trim().split('\n').at(-1)!;
+    const saved = await call('POST', '/v1/memories', { key, body: { text: 'Oona repairs violins in Turku.', space: 'oona' } });
+    const waited = await call('GET', `/v1/sources/${saved.body.source.id}?wait=20&space=oona`, { key });
+    expect(waited.body.source.status).toBe('finished');
+    const output = await engram('reindex', '--account', id!);
+    expect(output.split('\n')).toEqual(expect.arrayContaining(['(own)\t0 sources\t0 memories', 'oona\t1 sources\t1 memories']));
+    const found = await call('POST', '/v1/search', { key, body: { q: 'Which instrument does Oona repair?', space: 'oona' } });
+    expect(found.body.memories.map((memory: { text: string }) => memory.text)).toEqual(['Oona repairs violins in Turku.']);
+  });
 });
