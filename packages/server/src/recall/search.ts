@@ -139,12 +139,12 @@ export async function recall(
       words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), broader, name, attribute: ATTRIBUTE_WORDS[term] });
     }
   });
-  if (!words.length) return time ? recallSpan(db, scope, time, options) : nothing;
+  // The lexemes of the asked time's month and year words, read with the question's.
+  const spanLexemes = lexemeLists.slice(lexemeLists.length - timeWords.length).flat();
+  if (!words.length) return time ? recallSpan(db, scope, time, options, spanLexemes) : nothing;
   // The month and year words of the asked time score a memory that says them, bringing none in.
   const timeLexemes = time
-    ? lexemeLists
-        .slice(lexemeLists.length - timeWords.length)
-        .flat()
+    ? spanLexemes
         .filter((lexeme) => !words.some((word) => word.own.some((index) => lexemes[index] === lexeme)))
         .map(position)
     : [];
@@ -162,7 +162,7 @@ export async function recall(
     found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly });
   }
   const { hits, total, counts } = found;
-  if (!hits.length) return time ? recallSpan(db, scope, time, options) : nothing;
+  if (!hits.length) return time ? recallSpan(db, scope, time, options, spanLexemes) : nothing;
 
   const when = asksWhen(question);
   const known = lexemes.map((lexeme) => counts.get(lexeme));
@@ -205,9 +205,11 @@ async function recallSpan(
   scope: Scope,
   time: QuestionTime,
   options: { limit: number; kind: KindFilter; labels?: Labels },
+  /** The lexemes of the span's words, when the caller has read them already. */
+  known?: string[],
 ): Promise<RecallResult> {
-  const { lexemes } = await lexemesAndVersion(db, scope, time.words);
-  const found = await memoriesInSpan(db, scope, { start: time.start, end: time.end, lexemes: lexemes.flat(), kind: options.kind, labels: options.labels });
+  const lexemes = known ?? (await lexemesAndVersion(db, scope, time.words)).lexemes.flat();
+  const found = await memoriesInSpan(db, scope, { start: time.start, end: time.end, lexemes, kind: options.kind, labels: options.labels });
   const counts: Counts = { all: found.length, people: 0, plan: 0, pref: 0, detail: 0 };
   for (const item of found) counts[item.kind] += 1;
   const shown = found.slice(0, options.limit);

@@ -456,13 +456,12 @@ export async function memoriesInSpan(
   const naming = options.lexemes.length ? options.lexemes.map((lexeme) => `${quoteLexeme(lexeme)}:AB`).join(' & ') : null;
   const day = (date: Date) => date.toISOString().slice(0, 10);
   const { rows } = await sql<{ id: number; kind: MemoryKind; said: boolean }>`
-    select m.id, m.kind, (m.date >= ${day(options.start)}::date and m.date < ${day(options.end)}::date) as said
-    from memories m
+    select m.id, m.kind, span.said
+    from memories m, lateral (select m.date >= ${day(options.start)}::date and m.date < ${day(options.end)}::date as said) span
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
       and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
-      and ((m.date >= ${day(options.start)}::date and m.date < ${day(options.end)}::date)
-        or ${naming ? sql`m.tsv @@ cast(${naming} as tsquery)` : sql`false`})
-    order by said desc, m.date desc, m.id desc`.execute(db);
+      and (span.said or ${naming ? sql`m.tsv @@ cast(${naming} as tsquery)` : sql`false`})
+    order by span.said desc, m.date desc, m.id desc`.execute(db);
   return rows;
 }
 

@@ -47,18 +47,19 @@ export async function usageSnapshot(
   periodStart: Date,
   space: string | null,
 ): Promise<{ account: AccountPlan; figures: UsageFigures; shown: UsageFigures } | null> {
+  // Each table is read once: the account's totals and the space's share side by side.
+  const share = space ?? '';
   const { rows } = await sql<any>`
-    select a.id, a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd,
-      (select coalesce(sum(learned_tokens), 0)::bigint from usage_counters where account_id = a.id and period_start = ${periodStart}) as learned,
-      (select coalesce(sum(answers), 0)::bigint from usage_counters where account_id = a.id and period_start = ${periodStart}) as answers,
-      (select coalesce(sum(greatest(tokens, 100)), 0)::bigint from sources where account_id = a.id and status = 'waiting') as waiting,
-      (select coalesce(sum(learned_tokens), 0)::bigint from usage_counters
-        where account_id = a.id and period_start = ${periodStart} and space = ${space ?? ''}) as space_learned,
-      (select coalesce(sum(answers), 0)::bigint from usage_counters
-        where account_id = a.id and period_start = ${periodStart} and space = ${space ?? ''}) as space_answers,
-      (select coalesce(sum(greatest(tokens, 100)), 0)::bigint from sources
-        where account_id = a.id and status = 'waiting' and space = ${space ?? ''}) as space_waiting
-    from accounts a where a.id = ${accountId}`.execute(db);
+    select a.id, a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd, u.*, w.*
+    from accounts a,
+      lateral (select coalesce(sum(learned_tokens), 0)::bigint as learned, coalesce(sum(answers), 0)::bigint as answers,
+          coalesce(sum(learned_tokens) filter (where space = ${share}), 0)::bigint as space_learned,
+          coalesce(sum(answers) filter (where space = ${share}), 0)::bigint as space_answers
+        from usage_counters where account_id = a.id and period_start = ${periodStart}) u,
+      lateral (select coalesce(sum(greatest(tokens, 100)), 0)::bigint as waiting,
+          coalesce(sum(greatest(tokens, 100)) filter (where space = ${share}), 0)::bigint as space_waiting
+        from sources where account_id = a.id and status = 'waiting') w
+    where a.id = ${accountId}`.execute(db);
   const row = rows[0];
   if (!row) return null;
   const account = { id: row.id, plan: row.plan, trialEndsAt: row.trial_ends_at, extraOn: row.extra_on, extraCapUsd: Number(row.extra_cap_usd) };

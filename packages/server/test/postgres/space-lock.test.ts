@@ -19,6 +19,27 @@ afterAll(async () => {
   await saver.end();
 });
 
+/** Writes a memory on the holder's connection, as a learning batch does (which takes the space's row). */
+const writeAsBatch = (accountId: number, space: string, sourceId: string, text: string) =>
+  holder.query(
+    'insert into memories (account_id, space, source_id, text, kind, date, fingerprint, sentence_text, sentence_start, sentence_end, tsv) values ($1, $2, $3, $4, $5, now(), $6, $4, 0, 1, $7::tsvector)',
+    [accountId, space, sourceId, text, 'detail', text.toLowerCase().replace(/[^a-z ]/g, ''), text.split(' ')[0]!.toLowerCase()],
+  );
+
+/**
+ * Holds a source as a batch does after checking its job stands, sends `request` meanwhile,
+ * lets it reach its locks, then writes as the batch does and commits; gives the request's reply.
+ */
+async function whileABatchHolds<T>(accountId: number, space: string, sourceId: string, request: () => Promise<T>): Promise<T> {
+  await holder.query('begin');
+  await holder.query('select 1 from sources where id = $1 for share', [sourceId]);
+  const reply = request();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await writeAsBatch(accountId, space, sourceId, 'Rosa tunes them too.');
+  await holder.query('commit');
+  return reply;
+}
+
 describe('a space whose row a learning batch holds', () => {
   it('still takes saves: opening the space does not wait for the batch', async () => {
     const space = freshSpace();
@@ -28,15 +49,7 @@ describe('a space whose row a learning batch holds', () => {
 
     // What a learning batch holds: the space's row, updated by the memories trigger, not yet committed.
     await holder.query('begin');
-    await holder.query('insert into memories (account_id, space, source_id, text, kind, date, fingerprint, sentence_text, sentence_start, sentence_end, tsv) values ($1, $2, $3, $4, $5, now(), $6, $4, 0, 1, $7::tsvector)', [
-      accountId,
-      space,
-      'src_held',
-      'Pia sells one bicycle.',
-      'detail',
-      'pia sells one bicycle',
-      'pia',
-    ]);
+    await writeAsBatch(accountId, space, 'src_held', 'Pia sells one bicycle.');
     try {
       // A lock wait would fail here at once instead of hanging.
       await saver.query("set lock_timeout = '500ms'");
@@ -80,18 +93,7 @@ describe('erasing a space while a learning batch is between its check and its fi
     const { rows } = await holder.query<{ account_id: number; id: string }>('select account_id, id from sources where space = $1', [space]);
     const { account_id: accountId, id: sourceId } = rows[0]!;
 
-    // What a batch holds after checking that its job stands: its source, shared.
-    await holder.query('begin');
-    await holder.query('select 1 from sources where id = $1 for share', [sourceId]);
-    const erased = call('DELETE', '/v1/space', { headers: { 'X-Memory-Space': space } });
-    // Let the erase reach its locks, then write as the batch does (which takes the space's row).
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await holder.query(
-      'insert into memories (account_id, space, source_id, text, kind, date, fingerprint, sentence_text, sentence_start, sentence_end, tsv) values ($1, $2, $3, $4, $5, now(), $6, $4, 0, 1, $7::tsvector)',
-      [accountId, space, sourceId, 'Rosa tunes them too.', 'detail', 'rosa tunes them too', 'rosa'],
-    );
-    await holder.query('commit');
-    const reply = await erased;
+    const reply = await whileABatchHolds(accountId, space, sourceId, () => call('DELETE', '/v1/space', { headers: { 'X-Memory-Space': space } }));
     expect(reply.status).toBe(200);
     const left = await holder.query('select count(*)::int as count from memories where account_id = $1 and space = $2', [accountId, space]);
     expect(left.rows[0].count).toBe(0);
@@ -108,16 +110,7 @@ describe('deleting a file while a learning batch of it is between its check and 
     const accountId = rows[0]!.account_id;
     const sourceId = written.body.source.id as string;
 
-    await holder.query('begin');
-    await holder.query('select 1 from sources where id = $1 for share', [sourceId]);
-    const deleted = call('DELETE', `/v1/files?path=${encodeURIComponent('/notes/rosa.md')}`, { space });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await holder.query(
-      'insert into memories (account_id, space, source_id, text, kind, date, fingerprint, sentence_text, sentence_start, sentence_end, tsv) values ($1, $2, $3, $4, $5, now(), $6, $4, 0, 1, $7::tsvector)',
-      [accountId, space, sourceId, 'Rosa tunes them too.', 'detail', 'rosa tunes them too', 'rosa'],
-    );
-    await holder.query('commit');
-    const reply = await deleted;
+    const reply = await whileABatchHolds(accountId, space, sourceId, () => call('DELETE', `/v1/files?path=${encodeURIComponent('/notes/rosa.md')}`, { space }));
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ deleted: 1 });
   });
