@@ -7,7 +7,7 @@ const QUESTION_WORDS = new Set([
   'this', 'there', 'any', 'some', 'kind', 'kinds', 'type', 'types', 's', 'likely', 'probably', 'might', 'been', 'be', 'being',
   'get', 'got', 'go', 'went', 'one', 'ones', 'thing', 'things', 'they', 'their', 'he', 'she', 'his', 'her', 'him', 'them',
   'we', 'our', 'us', 'i', 'my', 'was', 'yet', 'ever', 'so', 'not', 'considered', 'think', 'say', 'said', 'mention', 'mentioned',
-  'happen', 'happens', 'happened', 'happening',
+  'happen', 'happens', 'happened', 'happening', 'done', 'many',
 ]);
 
 /** Whether the question asks for a time ("When did…", "What year…", "How long ago…"). */

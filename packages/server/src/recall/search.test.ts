@@ -101,6 +101,8 @@ describe('judge', () => {
 describe('query cues', () => {
   it('keeps the meaningful words and the names of a question', () => {
     expect(queryTerms("What is Caroline's favourite book?")).toEqual(['caroline', 'favourite', 'book']);
+    // "done" and "many" ask for a list or a count; they say nothing a memory would.
+    expect(queryTerms('How many races has Ana done?')).toEqual(['races', 'ana']);
     expect(questionNames("When did Caroline's sister visit Lyon?")).toEqual(['caroline', 'lyon']);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderText, broaderWords, relatedWords } from './synonyms.js';
+import { broaderText, broaderWords, placeClasses, relatedWords } from './synonyms.js';
 
 describe('relatedWords (WordNet)', () => {
   it('finds synonyms and related forms from the most common senses', () => {
@@ -30,9 +30,30 @@ describe('broaderWords (WordNet hypernyms)', () => {
     expect(broaderWords('qwzxv')).toEqual([]);
   });
 
-  it('takes the broader words of a text from its lower-case words only (capitalised words are names)', () => {
+  it('takes the broader words of a text from its lower-case words, and of its names only places', () => {
     const text = broaderText('Rex plays the violin and goes swimming.').split(' ');
     expect(text).toEqual(expect.arrayContaining(['instrument', 'sport']));
     expect(broaderText('Violin')).toBe('');
+    const trip = broaderText('Maria took a solo trip to Spain and then flew to New York.').split(' ');
+    expect(trip).toEqual(expect.arrayContaining(['country', 'city']));
+    // "Maria" and "John" are people here, not WordNet's lunar plains or apostle.
+    expect(broaderText('Maria met John.')).toBe('');
+  });
+});
+
+describe('placeClasses (WordNet places)', () => {
+  it('names what a place is, from its instance classes and a few steps up', () => {
+    expect(placeClasses('Spain')).toEqual(expect.arrayContaining(['country', 'nation']));
+    expect(placeClasses('Oregon')).toContain('state');
+    expect(placeClasses('Rome')).toEqual(expect.arrayContaining(['capital', 'city']));
+    expect(placeClasses('New York')).toContain('city');
+  });
+
+  it('knows only places spelled as names: not people, not common words, not unknown names', () => {
+    expect(placeClasses('John')).toEqual([]);
+    expect(placeClasses('Bach')).toEqual([]);
+    expect(placeClasses('Caroline')).toEqual([]);
+    expect(placeClasses('spain')).toEqual([]);
+    expect(placeClasses('Painting')).toEqual([]);
   });
 });

@@ -218,15 +218,83 @@ export function broaderWords(word: string): string[] {
   return broader;
 }
 
+/** WordNet's lexicographer file of places (countries, states, cities, regions). */
+const LOCATIONS = '15';
+const placeCache = new Map<string, string[]>();
+
 /**
- * The broader words of a text's lower-case words, space-separated: indexed beside a memory so
- * that a question asking for a class ("What activities…", "What kind of art…") finds the
- * memory that names a member of it ("swimming", "a painting"). Capitalised words are names.
+ * What a named place is ("Spain" → country, nation; "Oregon" → state; "Rome" → capital,
+ * city), from WordNet's instance hypernyms of a location sense spelled with the same capitals,
+ * and a few steps up from there; [] for anything else, people's names included (a "John" in a
+ * conversation is not the apostle).
+ */
+export function placeClasses(name: string): string[] {
+  const cached = placeCache.get(name);
+  if (cached) return cached;
+  const classes: string[] = [];
+  if (dictionaryPath() !== null && /^\p{Lu}[\p{L}-]*(?: \p{Lu}[\p{L}-]*)*$/u.test(name)) {
+    const lemma = name.toLowerCase().replaceAll(' ', '_');
+    const spelled = name.replaceAll(' ', '_');
+    for (const offset of lookUp('noun', lemma)) {
+      const fields = readSynset('noun', offset).split(' ');
+      const count = parseInt(fields[3], 16);
+      const spellings = Array.from({ length: count }, (_, index) => fields[4 + index * 2].replace(/\(.*\)$/, ''));
+      if (fields[1] !== LOCATIONS || !spellings.includes(spelled)) continue;
+      let level = instancesOf(fields, count);
+      for (let depth = 0; depth < BROADER_DEPTH && level.length; depth++) {
+        const next: number[] = [];
+        for (const above of level) {
+          const aboveFields = readSynset('noun', above).split(' ');
+          const aboveCount = parseInt(aboveFields[3], 16);
+          for (let index = 0; index < aboveCount; index++) {
+            const head = aboveFields[4 + index * 2].replace(/\(.*\)$/, '').toLowerCase().split('_').at(-1)!;
+            // A place's own class is never too general: "American state" names a state.
+            if ((depth === 0 || !TOO_GENERAL.has(head)) && head.length > 2 && !classes.includes(head)) classes.push(head);
+          }
+          next.push(...hypernymsOf(aboveFields, aboveCount));
+        }
+        level = next;
+      }
+      break;
+    }
+  }
+  placeCache.set(name, classes);
+  return classes;
+}
+
+function pointersOf(fields: string[], count: number, symbols: string[]): number[] {
+  let cursor = 4 + count * 2;
+  const pointers = Number(fields[cursor]);
+  cursor += 1;
+  const found: number[] = [];
+  for (let index = 0; index < pointers; index++, cursor += 4) {
+    if (symbols.includes(fields[cursor])) found.push(Number(fields[cursor + 1]));
+  }
+  return found;
+}
+const instancesOf = (fields: string[], count: number) => pointersOf(fields, count, ['@i']);
+const hypernymsOf = (fields: string[], count: number) => pointersOf(fields, count, ['@', '@i']);
+
+/**
+ * The broader words of a text, space-separated: indexed beside a memory so that a question
+ * asking for a class ("What activities…", "What kind of art…", "Which countries…") finds the
+ * memory that names a member of it ("swimming", "a painting", "Spain"). Lower-case words climb
+ * WordNet's hypernyms; capitalised words (one or two) count only as the places WordNet knows.
  */
 export function broaderText(text: string): string {
   const words = new Set<string>();
   for (const word of text.match(/(?<![\p{L}'’])[a-z][a-z-]{2,}\b/gu) ?? []) {
     for (const broader of broaderWords(word)) words.add(broader);
   }
+  const names = text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+(?:\s\p{Lu}[\p{L}-]+)?/gu) ?? [];
+  for (const name of names) {
+    const parts = name.split(/\s/);
+    // "New York" as one place, else each word on its own ("Rome Italy").
+    const pair = parts.length === 2 ? placeClasses(parts.join(' ')) : [];
+    for (const place of pair.length ? [pair] : parts.map((part) => placeClasses(part))) {
+      for (const broader of place) words.add(broader);
+    }
+  }
   return [...words].join(' ');
 }
+

@@ -37,6 +37,21 @@ describe('recall', () => {
     expect(cello.score).toBeLessThan(reply.body.memories[0].score);
   });
 
+  it('finds the places of a kind a question asks for by the class WordNet gives them', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', name: 'Maria', content: 'Last year I took a solo trip and took this pic in Spain.', at: '2023-05-08T13:56:00Z' },
+        { role: 'user', name: 'John', content: 'I went to a concert with my sister and bought new shoes.', at: '2023-05-08T13:57:00Z' },
+        { role: 'user', name: 'Maria', content: 'When I was younger, my family and I went on a road trip to Oregon.', at: '2023-05-08T13:58:00Z' },
+      ],
+    });
+    const countries = await call('POST', '/v1/search', { body: { q: 'Which countries has Maria been to?', space } });
+    expect(countries.body.memories[0].text).toMatch(/Spain/);
+    const states = await call('POST', '/v1/search', { body: { q: 'What states has Maria visited?', space } });
+    expect(states.body.memories[0].text).toMatch(/Oregon/);
+  });
+
   it('search honours kind and limit', async () => {
     const space = await spaceWithFacts();
     const prefs = await call('POST', '/v1/search', { body: { q: 'Caroline book support group', kind: 'pref', space } });
