@@ -2,6 +2,7 @@
  * LoCoMo retrieval benchmark (protocol: shared/eval/README.md).
  *
  *   npm run bench:locomo -- [--conversations conv-26,conv-30 | --conversations 2] [--no-answers] [--json out.json]
+ *     [--misses misses.txt] [--answers answers.txt]
  *
  * Runs against a real Engram: one started in-process on a free port over an in-memory
  * PGlite, or the one at ENGRAM_BASE_URL (with ENGRAM_API_KEY). The data is read from
@@ -78,6 +79,9 @@ if (chosen) {
 }
 const withAnswers = !flag('no-answers');
 const missesPath = argument('misses');
+/** --answers FILE: each answerable question with the gold answer and what ask wrote. */
+const answersPath = argument('answers');
+const answerLines: string[] = [];
 const misses: string[] = [];
 /** The best score of each question, to calibrate when recall judges that nothing is known. */
 const bestScores: { category: string; best: number; judged: number | null }[] = [];
@@ -296,6 +300,9 @@ for (const sample of samples) {
           entry.f1 += tokenF1(asked.answer ?? '', String(item.answer));
         }
       }
+      if (answersPath && item.answer !== undefined) {
+        answerLines.push(`[${category}] ${item.question}\n  gold: ${item.answer}\n  ask:  ${asked.answer}  (F1 ${tokenF1(asked.answer ?? '', String(item.answer)).toFixed(2)})`);
+      }
     }
   }
   for (const question of UNRELATED) {
@@ -344,5 +351,6 @@ console.log(lines.join('\n'));
 const scoresPath = argument('scores');
 if (scoresPath) writeFileSync(scoresPath, JSON.stringify(bestScores));
 if (missesPath) writeFileSync(missesPath, misses.join('\n'));
+if (answersPath) writeFileSync(answersPath, answerLines.join('\n'));
 const jsonPath = argument('json');
 if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ tallies: Object.fromEntries(tallies), latencies: { p50: quantile(0.5), p95: quantile(0.95) }, learning }, null, 2));

@@ -23,7 +23,7 @@ describe('engramTools', () => {
     expect(found.total).toBeGreaterThan(0);
     expect(found.memories[0]!.text).toMatch(/peanuts/);
     const asked = (await run(tools.askMemory, { question: 'What is Fay allergic to?' })) as { answer: string | null };
-    expect(asked.answer).toMatch(/peanuts/);
+    expect(asked.answer).toMatch(/peanuts/i);
 
     expect(await run(others.searchMemory, { query: 'peanuts' })).toEqual({ total: 0, memories: [] });
     expect(((await run(others.askMemory, { question: 'What is Fay allergic to?' })) as { answer: unknown }).answer).toBeNull();

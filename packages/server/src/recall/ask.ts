@@ -20,12 +20,61 @@ const DATE_PHRASE =
 
 const NEGATION = /\b(?:not|no|never|none|nothing|nobody|n't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|can't|cannot|stopped|quit)\b/gi;
 
+/** Words that may stand between a memory's subject and what it says of it ("Ana is…", "Ana has…"). */
+const LINKING = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'does', 'do', 'did', 'be', 'been', 'being', 's', 'and']);
+const NUMBER = /\b(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|a couple of|twice|once|thrice)\b(?:\s+(?!and\b|or\b)[\p{L}-]+){0,2}/iu;
+const PLACE = /\b(?:in|at|to|from|near|around|into)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'-]*)(?:\s+(?:of\s+)?\p{Lu}[\p{L}'-]*)*)/u;
+const PLACE_WORDS = /\b(?:in|at|to|from|near|around|into)\s+((?:a|an|the|their|her|his|my)(?:\s+(?!(?:on|in|at|with|for|and|to|from|of|by|when|while|last|this|next)\b)[\p{L}-]+){1,3})/u;
+
+/** The question's words as stems, for telling what a memory adds to it. */
+function questionStems(question: string): Set<string> {
+  return new Set((question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => stemmer(word)));
+}
+
 /**
- * The offline written answer, in the service's words: for "when" questions the date the best
- * dated memory gives; otherwise the best memory, joined by one from another message scoring
- * almost as well. Null when nothing stored bears on the question (the same judgement as
- * context). `clash` is true when the memories behind the answer disagree: one says what the
- * other denies, or two current memories give different values to the same slot.
+ * What a memory says that the question does not: the memory's words after its opening run of
+ * words the question already holds ("What did Melanie paint?" and "Melanie painted a sunrise
+ * over the lake." give "a sunrise over the lake"). Null when that opening holds no more of the
+ * question than a name, when the memory opens with something else (then the whole memory
+ * answers), or when it leaves nothing.
+ */
+export function newPart(question: string, text: string): string | null {
+  const stems = questionStems(question);
+  const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)];
+  let index = 0;
+  // Only a run that holds what the question asks about, not just whom ("Melanie painted", not "Melanie").
+  let skippedQuestionWord = false;
+  for (; index < words.length; index++) {
+    const spelled = words[index]![0];
+    const word = spelled.toLowerCase().replace(/['’]s$/u, '');
+    if (stems.has(stemmer(word))) skippedQuestionWord ||= !/^\p{Lu}/u.test(spelled);
+    else if (!LINKING.has(word)) break;
+  }
+  if (!skippedQuestionWord || index >= words.length) return null;
+  const rest = text.slice(words[index]!.index).replace(/\s*[.!?]+$/u, '').trim();
+  return rest.length ? rest : null;
+}
+
+/** The short answer one memory gives to the kind of question asked, or null to answer with the memory. */
+export function shortAnswer(question: string, text: string): string | null {
+  const asked = question.toLowerCase();
+  if (asksWhen(question)) return DATE_PHRASE.exec(text)?.[0] ?? null;
+  if (/\bhow (?:many|much|long|old)\b/.test(asked)) return NUMBER.exec(text)?.[0] ?? newPart(question, text);
+  if (/^\s*where\b/.test(asked)) {
+    const place = PLACE.exec(text)?.[1] ?? PLACE_WORDS.exec(text)?.[1];
+    if (place) return place;
+  }
+  return newPart(question, text);
+}
+
+/**
+ * The offline written answer, in the service's words, from the best memories: what the best
+ * one says that the question does not (the date for "when", the number for "how many", the
+ * place for "where"), joined by what one from another message scoring almost as well adds;
+ * the whole memory where it cannot be cut shorter. Null when nothing stored bears on the
+ * question (the same judgement as context). `clash` is true when the memories behind the
+ * answer disagree: one says what the other denies, or two current memories give different
+ * values to the same slot; then both memories are given whole.
  */
 export function answerOffline(recalled: Recalled[], empty: boolean, question = ''): OfflineAnswer {
   if (empty || !recalled.length) {
@@ -37,11 +86,10 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question = '
 
   let answer: string | null = null;
   let used: Recalled[] = [];
-  if (question ? asksWhen(question) : recalled[0]!.when === true) {
+  if (asksWhen(question)) {
     const dated = support.find((item) => DATE_PHRASE.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_PHRASE.test(item.row.text));
     if (dated) {
-      const phrase = DATE_PHRASE.exec(dated.row.text)![0];
-      answer = `${phrase.charAt(0).toUpperCase()}${phrase.slice(1)}: ${sentence(dated.row.text)}`;
+      answer = sentence(capitalise(DATE_PHRASE.exec(dated.row.text)![0]));
       used = [dated];
     }
   }
@@ -53,7 +101,10 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question = '
       if (used.some((chosen) => passage(chosen.row) === passage(item.row))) continue;
       used.push(item);
     }
-    answer = used.map((item) => sentence(item.row.text)).join(' ');
+    const parts = used.map((item) => shortAnswer(question, item.row.text));
+    answer = parts.every((part) => part !== null)
+      ? sentence(capitalise(parts.join('; ')))
+      : used.map((item, index) => sentence(capitalise(parts[index] ?? item.row.text))).join(' ');
   }
   const count = used.length;
   const note = clash ? ' The memories disagree; both are given.' : '';
@@ -63,6 +114,8 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question = '
     clash,
   };
 }
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function sentence(text: string): string {
   return text.replace(/\s*[.!?]*$/u, '.');

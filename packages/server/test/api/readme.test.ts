@@ -21,7 +21,8 @@ describe('the README session', () => {
     expect(source.memories).toBe(2);
 
     const ask = await call('POST', '/v1/ask', { space, body: { question: 'Where did Alice move?' } });
-    expect(ask.body.answer).toBe('Alice moved to Berlin in October 2026 for a job at a bakery.');
+    expect(ask.body.answer).toBe('Berlin.');
+    expect(ask.body.memories[0].text).toBe('Alice moved to Berlin in October 2026 for a job at a bakery.');
 
     const context = await call('POST', '/v1/context', { space, body: { question: 'Who is visiting Alice?' } });
     expect(context.body.context.split('\n')[0]).toBe(

@@ -82,7 +82,7 @@ export function recallRoutes(deps: AppDeps) {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
       const found = await recall(db, scope, input.question, { limit: 12, kind: 'all', labels: input.labels, now: meterOf(deps).now() });
-      const answer = answerOffline(found.memories, found.empty);
+      const answer = answerOffline(found.memories, found.empty, input.question);
       await addAnswer(db, scope, periodOf(meterOf(deps).now()).start);
       return c.json({ question: input.question, ...answer, memories: records(found.memories) }, 200);
     },
