@@ -61,8 +61,13 @@ const SAME_PASSAGE = 0.5;
 const RELATED_WEIGHT = 0.5;
 /** A memory naming a kind of what the question asks for counts this much of the word itself. */
 const BROADER_WEIGHT = 0.25;
-/** A question word the space has never seen weighs this much of the rarest word's weight: nothing stored says it. */
-const UNSEEN_WEIGHT = 1;
+/**
+ * A question word the space has never seen weighs this much of the rarest word's weight: nothing
+ * stored says it, so a memory sharing only the question's common words ("symbol" in "the chemical
+ * symbol for tungsten") covers less of it. 1.5 judges 84-88% of unrelated questions empty
+ * against 69-70% at 1, for one more answerable question of 999 (docs/benchmarks.md).
+ */
+const UNSEEN_WEIGHT = 1.5;
 
 /** One meaningful word of the question with the lexemes that match it. */
 export interface QueryWord {

@@ -52,6 +52,29 @@ describe('recall', () => {
     expect(states.body.memories[0].text).toMatch(/Oregon/);
   });
 
+  it('judges a question nothing stored bears on as empty even when it shares a common word', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      text: [
+        'Caroline painted an eagle as a symbol of freedom.',
+        'Caroline lives in Lisbon.',
+        'Caroline works as a counselor.',
+        'Melanie plays the violin.',
+        'Melanie has two kids.',
+        'Melanie ran a charity race in May.',
+        'Jon opened a dance studio.',
+        'Jon visited Rome last spring.',
+        'Gina sells hoodies online.',
+        'Gina adopted a puppy named Max.',
+      ].join(' '),
+    });
+    const unrelated = await call('POST', '/v1/context', { body: { question: 'What is the chemical symbol for tungsten?', space } });
+    expect(unrelated.body.empty).toBe(true);
+    const related = await call('POST', '/v1/context', { body: { question: 'What symbol did Caroline paint?', space } });
+    expect(related.body.empty).toBe(false);
+    expect(related.body.memories[0].text).toMatch(/eagle/);
+  });
+
   it('search honours kind and limit', async () => {
     const space = await spaceWithFacts();
     const prefs = await call('POST', '/v1/search', { body: { q: 'Caroline book support group', kind: 'pref', space } });
