@@ -120,6 +120,18 @@ describe('learnFromMessages', () => {
       ['Melanie said Caroline would be a great counselor.', ['Melanie', 'Caroline'], 1],
       ['Melanie said the colors blend nicely.', ['Melanie'], 1],
     ]);
+    // What a speaker says of something other than themselves is marked as a remark.
+    expect(facts.map((fact) => fact.reported === true)).toEqual([false, true, true]);
+  });
+
+  it('marks no fact a remark when the speaker is its subject, nor any fact of a note', () => {
+    const facts = learnFromMessages(
+      readMessages([{ role: 'user', name: 'Melanie', at, content: 'I painted a lake. My kids love pottery. Have you seen my new puppy, Rex?' }]),
+      { writtenAt },
+    );
+    expect(facts.length).toBeGreaterThan(1);
+    expect(facts.every((fact) => fact.reported === undefined)).toBe(true);
+    expect(learnFromText('The colors blend nicely. Omar lives in Lisbon.', { writtenAt }).every((fact) => fact.reported === undefined)).toBe(true);
   });
 
   it('learns a shared image as a fact of its own, at the marker’s offsets', () => {

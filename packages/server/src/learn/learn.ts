@@ -250,6 +250,8 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   // "Take a look at this", "Stay positive": in a conversation, advice to the listener is not a fact.
   if (factText === null && command) return null;
   factText ??= within(sentence, edits, content.start, content.end);
+  // A remark about something other than the speaker is written as theirs ("Caroline said it was fun").
+  const reported = passage.attribute && !selfNamed && passage.persons.self !== null;
   if (passage.attribute && !selfNamed && passage.persons.self !== null) {
     const unchangedStart = factText.startsWith(contentText.split(/\s/)[0] ?? '');
     factText = `${nameAt(passage.persons.self, true)} said ${unchangedStart ? lowerFirst(factText, tokenAt(content.start)) : factText}`;
@@ -278,6 +280,7 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
     about: mentioned,
     date,
     sentence: { text: sentence, messageIndex: passage.messageIndex, start: segment.start, end: segment.end },
+    ...(reported ? { reported: true } : {}),
   };
 }
 

@@ -35,6 +35,12 @@ export interface LearnedFact {
   before?: string;
   /** Subject and attribute of a fact that can change ("omar|home"); a later fact with the same slot replaces it. */
   slot?: string | null;
+  /**
+   * What a speaker said of something other than themselves, written as theirs ("Caroline said
+   * it was so much fun."): a reaction or a remark, which tells less than what people say of
+   * themselves; recall weighs it a little lower (see REPORTED_WEIGHT in recall/search.ts).
+   */
+  reported?: boolean;
 }
 
 export interface LearnOptions {

@@ -11,6 +11,7 @@ const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): Lexe
   passage: `src:${id}`,
   slot: null,
   dated: false,
+  reported: false,
   created_at: 1_000,
   said: 0,
   levels,
@@ -24,6 +25,12 @@ describe('scoreHits', () => {
     const hits = [hit(1, [3, 0]), hit(2, [0, 3]), hit(3, [3, 0]), hit(4, [3, 0])];
     const [best] = scoreHits(hits, 4, [word([0]), word([1])], 2, { names: [], when: false });
     expect(best.hit.id).toBe(2);
+  });
+
+  it("weighs a speaker's remark about something else a little below a memory saying the same", () => {
+    const [first, second] = scoreHits([hit(1, [3], { reported: true }), hit(2, [3])], 10, [word([0])], 1, { names: [], when: false });
+    expect(first.hit.id).toBe(2);
+    expect(second.score).toBeCloseTo(first.score * 0.9, 6);
   });
 
   it('counts a word in the fact above the same word in its message or the message before', () => {

@@ -29,6 +29,7 @@ interface IndexedMemory {
   passage: string;
   slot: string | null;
   dated: boolean;
+  reported: boolean;
   labels: Labels;
 }
 
@@ -123,6 +124,7 @@ export class SpaceIndex {
           passage: memory.passage,
           slot: memory.slot,
           dated: memory.dated,
+          reported: memory.reported,
           levels: levels.get(position)!,
         };
       });

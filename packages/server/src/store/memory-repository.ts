@@ -46,6 +46,8 @@ export interface FactToStore {
   before?: string;
   /** Subject and attribute ("omar|home"): a later fact with the same slot replaces this one. */
   slot?: string | null;
+  /** A speaker's remark about something other than themselves (see LearnedFact.reported). */
+  reported?: boolean;
 }
 
 const memoryColumns = sql`
@@ -166,10 +168,10 @@ function indexTexts(fact: FactToStore) {
  */
 export async function reindexFacts(transaction: Db, scope: Scope, sourceId: string, facts: FactToStore[]): Promise<number> {
   if (!facts.length) return 0;
-  const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, ...indexTexts(fact) }));
+  const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, reported: fact.reported === true, ...indexTexts(fact) }));
   const { rows: updated } = await sql`
-    update memories m set tsv = ${indexExpression}
-    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, text text, names text, context text, before text, broader text)
+    update memories m set tsv = ${indexExpression}, reported = f.reported
+    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, text text, names text, context text, before text, broader text)
     where ${inScope(scope)} and m.source_id = ${sourceId} and m.status = 'current' and m.fingerprint = f.fingerprint
     returning m.id`.execute(transaction);
   return updated.length;
@@ -221,18 +223,19 @@ export async function storeFacts(
       sentence_start: fact.sentence.start,
       sentence_end: fact.sentence.end,
       slot: fact.slot ?? null,
+      reported: fact.reported === true,
       ...indexTexts(fact),
     }));
     const { rows: inserted } = await sql<{ id: number; fingerprint: string }>`
       insert into memories (account_id, space, source_id, text, kind, date, about, labels, fingerprint,
-        sentence_text, message_index, sentence_start, sentence_end, slot, tsv)
+        sentence_text, message_index, sentence_start, sentence_end, slot, reported, tsv)
       select ${scope.accountId}, ${scope.space}, ${sourceId}, f.text, f.kind, f.date::date,
         array(select json_array_elements_text(f.about)), ${JSON.stringify(labels)}::jsonb, f.fingerprint, f.sentence_text,
-        f.message_index, f.sentence_start, f.sentence_end, f.slot,
+        f.message_index, f.sentence_start, f.sentence_end, f.slot, f.reported,
         ${indexExpression}
       from json_to_recordset(${JSON.stringify(rows)}::json) as f(position integer, text text, kind text, date text, about json,
         names text, fingerprint text, sentence_text text, message_index integer, sentence_start integer, sentence_end integer,
-        slot text, context text, before text, broader text)
+        slot text, reported boolean, context text, before text, broader text)
       order by f.position
       returning id, fingerprint`.execute(transaction);
     for (const row of inserted) ids.set(row.fingerprint, row.id);
@@ -310,6 +313,8 @@ export interface LexemeHit {
   slot: string | null;
   /** Whether the memory's own words carry a date (a year). */
   dated: boolean;
+  /** A speaker's remark about something other than themselves (see LearnedFact.reported). */
+  reported: boolean;
   created_at: number;
   /** The day it was said or written (its `date`), as epoch milliseconds at 00:00 UTC. */
   said: number;
@@ -323,7 +328,7 @@ export interface LexemeHit {
 /** The columns recall reads of a memory (see LexemeHit), with its tsvector's text. */
 export const hitColumns = sql`
   m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at,
-  extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot, m.labels,
+  extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot, m.labels, m.reported,
   case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage`;
 
 /** A row of `hitColumns`. */
@@ -337,6 +342,7 @@ export interface HitRow {
   slot: string | null;
   labels: Labels | null;
   passage: string;
+  reported: boolean;
 }
 
 /** What recall keeps of a memory's row, before the query's lexemes are matched in it. */
@@ -350,6 +356,7 @@ export function hitOf(row: HitRow): Omit<LexemeHit, 'levels'> {
     passage: row.passage,
     slot: row.slot,
     dated: DATED_LEXEME.test(row.tsv),
+    reported: row.reported,
   };
 }
 

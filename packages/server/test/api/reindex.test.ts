@@ -45,7 +45,7 @@ describe('reindexSpace', () => {
         body: null,
         messages: [
           { role: 'user', name: 'Noor', content: 'We went camping in the mountains last week!', at },
-          { role: 'user', name: 'Ilse', content: 'Sounds great. How was it?', at },
+          { role: 'user', name: 'Ilse', content: 'Sounds great. The mountains are lovely in autumn.', at },
           { role: 'user', name: 'Noor', content: 'We roasted marshmallows and my daughter played the violin by the fire.', at },
         ],
         tokens: 0,
@@ -56,14 +56,16 @@ describe('reindexSpace', () => {
     expect(await learnSource(store.db, job)).toBe(true);
     const before = await sql<{ id: number; text: string }>`select id, text from memories where space = ${scope.space} order by id`.execute(store.db);
     expect(before.rows.length).toBeGreaterThan(1);
+    const remarks = await sql<{ text: string }>`select text from memories where space = ${scope.space} and reported order by id`.execute(store.db);
+    expect(remarks.rows.map((row) => row.text)).toEqual(['Ilse said the mountains are lovely in autumn.']);
     // Found by the topic two messages back ("camping") and by a class of what it names ("instrument").
     const camping = await found(['camping']);
     const instrument = await found(['instrument'], true);
     expect(camping.length).toBeGreaterThan(0);
     expect(instrument.length).toBeGreaterThan(0);
 
-    // As an earlier release would have left them: indexed by their own words alone.
-    await sql`update memories set tsv = setweight(to_tsvector('english', text), 'A') where space = ${scope.space}`.execute(store.db);
+    // As an earlier release would have left them: indexed by their own words alone, no remark marked.
+    await sql`update memories set tsv = setweight(to_tsvector('english', text), 'A'), reported = false where space = ${scope.space}`.execute(store.db);
     expect(await found(['instrument'], true)).toEqual([]);
 
     expect(await spacesOf(store.db, scope.accountId)).toContain('noor');
@@ -73,5 +75,7 @@ describe('reindexSpace', () => {
     expect(await found(['instrument'], true)).toEqual(instrument);
     const after = await sql<{ id: number; text: string }>`select id, text from memories where space = ${scope.space} order by id`.execute(store.db);
     expect(after.rows).toEqual(before.rows);
+    const marked = await sql<{ text: string }>`select text from memories where space = ${scope.space} and reported order by id`.execute(store.db);
+    expect(marked.rows).toEqual(remarks.rows);
   });
 });

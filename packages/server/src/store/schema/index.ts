@@ -5,6 +5,7 @@ import { memorySlots } from './0003-memory-slots.js';
 import { sourceFiles } from './0004-source-files.js';
 import { files } from './0005-files.js';
 import { memoryVersions } from './0006-memory-versions.js';
+import { reportedMemories } from './0007-reported-memories.js';
 
 /** Every migration, in order. Each lives in its own numbered file. */
-export const migrations: Migration[] = [initial, limitsAndUsage, memorySlots, sourceFiles, files, memoryVersions];
+export const migrations: Migration[] = [initial, limitsAndUsage, memorySlots, sourceFiles, files, memoryVersions, reportedMemories];
