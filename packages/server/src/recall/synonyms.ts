@@ -182,35 +182,13 @@ export function broaderWords(word: string): string[] {
   const lower = word.toLowerCase();
   const cached = broaderCache.get(lower);
   if (cached) return cached;
-  const broader: string[] = [];
+  let broader: string[] = [];
   if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) {
     for (const form of baseForms(lower, 'noun')) {
       const offsets = lookUp('noun', form);
       if (!offsets.length) continue;
-      let level = offsets.slice(0, BROADER_SENSES);
-      for (let depth = 0; depth < BROADER_DEPTH && level.length; depth++) {
-        const next: number[] = [];
-        for (const offset of level) {
-          const fields = readSynset('noun', offset).split(' ');
-          const count = parseInt(fields[3], 16);
-          let cursor = 4 + count * 2;
-          const pointers = Number(fields[cursor]);
-          cursor += 1;
-          for (let index = 0; index < pointers; index++, cursor += 4) {
-            if (fields[cursor] === '@' || fields[cursor] === '@i') next.push(Number(fields[cursor + 1]));
-          }
-        }
-        for (const offset of next) {
-          const fields = readSynset('noun', offset).split(' ');
-          const count = parseInt(fields[3], 16);
-          for (let index = 0; index < count; index++) {
-            // "graphic_art" → "art": the head of a compound names the class.
-            const head = fields[4 + index * 2].replace(/\(.*\)$/, '').toLowerCase().split('_').at(-1)!;
-            if (!TOO_GENERAL.has(head) && head !== lower && head !== form && !broader.includes(head) && head.length > 2) broader.push(head);
-          }
-        }
-        level = next;
-      }
+      const above = offsets.slice(0, BROADER_SENSES).flatMap((offset) => hypernymsOf(readSynset('noun', offset).split(' ')));
+      broader = classHeads(above, (head) => !TOO_GENERAL.has(head) && head !== lower && head !== form);
       break;
     }
   }
@@ -231,30 +209,14 @@ const placeCache = new Map<string, string[]>();
 export function placeClasses(name: string): string[] {
   const cached = placeCache.get(name);
   if (cached) return cached;
-  const classes: string[] = [];
+  let classes: string[] = [];
   if (dictionaryPath() !== null && /^\p{Lu}[\p{L}-]*(?: \p{Lu}[\p{L}-]*)*$/u.test(name)) {
-    const lemma = name.toLowerCase().replaceAll(' ', '_');
     const spelled = name.replaceAll(' ', '_');
-    for (const offset of lookUp('noun', lemma)) {
+    for (const offset of lookUp('noun', spelled.toLowerCase())) {
       const fields = readSynset('noun', offset).split(' ');
-      const count = parseInt(fields[3], 16);
-      const spellings = Array.from({ length: count }, (_, index) => fields[4 + index * 2].replace(/\(.*\)$/, ''));
-      if (fields[1] !== LOCATIONS || !spellings.includes(spelled)) continue;
-      let level = instancesOf(fields, count);
-      for (let depth = 0; depth < BROADER_DEPTH && level.length; depth++) {
-        const next: number[] = [];
-        for (const above of level) {
-          const aboveFields = readSynset('noun', above).split(' ');
-          const aboveCount = parseInt(aboveFields[3], 16);
-          for (let index = 0; index < aboveCount; index++) {
-            const head = aboveFields[4 + index * 2].replace(/\(.*\)$/, '').toLowerCase().split('_').at(-1)!;
-            // A place's own class is never too general: "American state" names a state.
-            if ((depth === 0 || !TOO_GENERAL.has(head)) && head.length > 2 && !classes.includes(head)) classes.push(head);
-          }
-          next.push(...hypernymsOf(aboveFields, aboveCount));
-        }
-        level = next;
-      }
+      if (fields[1] !== LOCATIONS || !synsetWords(fields).includes(spelled)) continue;
+      // A place's own class is never too general: "American state" names a state.
+      classes = classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head));
       break;
     }
   }
@@ -262,8 +224,38 @@ export function placeClasses(name: string): string[] {
   return classes;
 }
 
-function pointersOf(fields: string[], count: number, symbols: string[]): number[] {
-  let cursor = 4 + count * 2;
+/**
+ * The heads of the classes at and above `start`, BROADER_DEPTH steps up WordNet's noun
+ * hypernyms ("graphic_art" → "art": the head of a compound names the class), those `keep`
+ * accepts at their depth (0 for `start` itself).
+ */
+function classHeads(start: number[], keep: (head: string, depth: number) => boolean): string[] {
+  const heads: string[] = [];
+  let level = start;
+  for (let depth = 0; depth < BROADER_DEPTH && level.length; depth++) {
+    const next: number[] = [];
+    for (const offset of level) {
+      const fields = readSynset('noun', offset).split(' ');
+      for (const word of synsetWords(fields)) {
+        const head = word.toLowerCase().split('_').at(-1)!;
+        if (head.length > 2 && !heads.includes(head) && keep(head, depth)) heads.push(head);
+      }
+      next.push(...hypernymsOf(fields));
+    }
+    level = next;
+  }
+  return heads;
+}
+
+/** A synset's words as spelled in the data file ("Spain", "graphic_art"), markers dropped. */
+function synsetWords(fields: string[]): string[] {
+  const count = parseInt(fields[3], 16);
+  return Array.from({ length: count }, (_, index) => fields[4 + index * 2].replace(/\(.*\)$/, ''));
+}
+
+/** The synsets a synset's pointers of the given kinds lead to. */
+function pointersOf(fields: string[], symbols: string[]): number[] {
+  let cursor = 4 + parseInt(fields[3], 16) * 2;
   const pointers = Number(fields[cursor]);
   cursor += 1;
   const found: number[] = [];
@@ -272,8 +264,7 @@ function pointersOf(fields: string[], count: number, symbols: string[]): number[
   }
   return found;
 }
-const instancesOf = (fields: string[], count: number) => pointersOf(fields, count, ['@i']);
-const hypernymsOf = (fields: string[], count: number) => pointersOf(fields, count, ['@', '@i']);
+const hypernymsOf = (fields: string[]) => pointersOf(fields, ['@', '@i']);
 
 /**
  * The broader words of a text, space-separated: indexed beside a memory so that a question
