@@ -76,7 +76,7 @@ export function shortAnswer(question: string, text: string): string | null {
  * answer disagree: one says what the other denies, or two current memories give different
  * values to the same slot; then both memories are given whole.
  */
-export function answerOffline(recalled: Recalled[], empty: boolean, question = ''): OfflineAnswer {
+export function answerOffline(recalled: Recalled[], empty: boolean, question: string): OfflineAnswer {
   if (empty || !recalled.length) {
     return { answer: null, message: 'Nothing stored bears on this question.', clash: false };
   }

@@ -12,8 +12,6 @@ import { relatedWords } from './synonyms.js';
 export interface Recalled {
   row: MemoryRow;
   score: number;
-  /** The question asks for a time, and dated memories were preferred. */
-  when?: boolean;
 }
 
 /** What a recall finds: the best memories first, and how many matched in all. */
@@ -199,7 +197,7 @@ export async function recall(
   const rows = await loadMemories(db, scope, shown.map((item) => item.hit.id));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const memories = shown
-    .map((item) => ({ row: byId.get(item.hit.id)!, score: item.score, when }))
+    .map((item) => ({ row: byId.get(item.hit.id)!, score: item.score }))
     .filter((item) => item.row !== undefined);
   const byKind: Counts = { all: kept.length, people: 0, plan: 0, pref: 0, detail: 0 };
   for (const item of kept) byKind[item.hit.kind] += 1;
