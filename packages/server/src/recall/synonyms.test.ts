@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderText, broaderWords, placeClasses, relatedWords } from './synonyms.js';
+import { broaderText, broaderWords, placeClasses, placeKinds, relatedWords } from './synonyms.js';
 
 describe('relatedWords (WordNet)', () => {
   it('finds synonyms and related forms from the most common senses', () => {
@@ -47,6 +47,15 @@ describe('placeClasses (WordNet places)', () => {
     expect(placeClasses('Oregon')).toContain('state');
     expect(placeClasses('Rome')).toEqual(expect.arrayContaining(['capital', 'city']));
     expect(placeClasses('New York')).toContain('city');
+  });
+
+  it('gives the kinds of the places a text names, a short way up: said as much as its own words', () => {
+    const kinds = placeKinds('Maria took this pic in Spain and then flew to Rome.').split(' ');
+    expect(kinds).toEqual(expect.arrayContaining(['country', 'capital', 'city']));
+    // Further up is only broader (see broaderText), not what the place is.
+    expect(kinds).not.toContain('district');
+    expect(broaderText('Maria took this pic in Spain.').split(' ')).toContain('district');
+    expect(placeKinds('John met Maria at the studio.')).toBe('');
   });
 
   it('knows only places spelled as names: not people, not common words, not unknown names', () => {

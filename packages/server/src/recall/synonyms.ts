@@ -206,8 +206,9 @@ const placeCache = new Map<string, string[]>();
  * and a few steps up from there; [] for anything else, people's names included (a "John" in a
  * conversation is not the apostle).
  */
-export function placeClasses(name: string): string[] {
-  const cached = placeCache.get(name);
+export function placeClasses(name: string, steps = BROADER_DEPTH): string[] {
+  const key = `${steps}:${name}`;
+  const cached = placeCache.get(key);
   if (cached) return cached;
   let classes: string[] = [];
   if (dictionaryPath() !== null && /^\p{Lu}[\p{L}-]*(?: \p{Lu}[\p{L}-]*)*$/u.test(name)) {
@@ -216,11 +217,11 @@ export function placeClasses(name: string): string[] {
       const fields = readSynset('noun', offset).split(' ');
       if (fields[1] !== LOCATIONS || !synsetWords(fields).includes(spelled)) continue;
       // A place's own class is never too general: "American state" names a state.
-      classes = classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head));
+      classes = classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps);
       break;
     }
   }
-  placeCache.set(name, classes);
+  placeCache.set(key, classes);
   return classes;
 }
 
@@ -229,10 +230,10 @@ export function placeClasses(name: string): string[] {
  * hypernyms ("graphic_art" → "art": the head of a compound names the class), those `keep`
  * accepts at their depth (0 for `start` itself).
  */
-function classHeads(start: number[], keep: (head: string, depth: number) => boolean): string[] {
+function classHeads(start: number[], keep: (head: string, depth: number) => boolean, steps = BROADER_DEPTH): string[] {
   const heads: string[] = [];
   let level = start;
-  for (let depth = 0; depth < BROADER_DEPTH && level.length; depth++) {
+  for (let depth = 0; depth < steps && level.length; depth++) {
     const next: number[] = [];
     for (const offset of level) {
       const fields = readSynset('noun', offset).split(' ');
@@ -277,15 +278,30 @@ export function broaderText(text: string): string {
   for (const word of text.match(/(?<![\p{L}'’])[a-z][a-z-]{2,}\b/gu) ?? []) {
     for (const broader of broaderWords(word)) words.add(broader);
   }
-  const names = text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+(?:\s\p{Lu}[\p{L}-]+)?/gu) ?? [];
-  for (const name of names) {
-    const parts = name.split(/\s/);
-    // "New York" as one place, else each word on its own ("Rome Italy").
-    const pair = parts.length === 2 ? placeClasses(parts.join(' ')) : [];
-    for (const place of pair.length ? [pair] : parts.map((part) => placeClasses(part))) {
-      for (const broader of place) words.add(broader);
-    }
-  }
+  for (const place of placesIn(text, BROADER_DEPTH)) words.add(place);
   return [...words].join(' ');
 }
 
+/** How many steps up from a named place its own kinds go ("Rome" → capital, city). */
+const PLACE_KIND_STEPS = 2;
+
+/**
+ * What the places a text names are, space-separated ("Maria took this pic in Spain." →
+ * "country nation land"): indexed as the memory's own words, since Spain is a country as much
+ * as a memory saying "country" says so.
+ */
+export function placeKinds(text: string): string {
+  return [...new Set(placesIn(text, PLACE_KIND_STEPS))].join(' ');
+}
+
+/** The classes of the places a text names (one or two capitalised words), `steps` up. */
+function placesIn(text: string, steps: number): string[] {
+  const classes: string[] = [];
+  for (const name of text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+(?:\s\p{Lu}[\p{L}-]+)?/gu) ?? []) {
+    const parts = name.split(/\s/);
+    // "New York" as one place, else each word on its own ("Rome Italy").
+    const pair = parts.length === 2 ? placeClasses(parts.join(' '), steps) : [];
+    for (const place of pair.length ? [pair] : parts.map((part) => placeClasses(part, steps))) classes.push(...place);
+  }
+  return classes;
+}

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
 import type { Db } from './database.js';
-import { broaderText } from '../recall/synonyms.js';
+import { broaderText, placeKinds } from '../recall/synonyms.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -148,17 +148,26 @@ export async function markWrong(transaction: Db, scope: Scope, id: number, corre
 /**
  * What a memory is indexed by, from a recordset `f` with the columns of `indexTexts`: A its own
  * words, B its names, C the rest of its message, D what it answers ("What do you paint?" /
- * "Sunsets, mostly." is found by "paint"), and its nouns' broader words without positions
- * (see BROADER_MARK).
+ * "Sunsets, mostly." is found by "paint"), its nouns' broader words without positions (see
+ * BROADER_MARK), and what the places it names are ("Spain" → country), without positions and
+ * unmarked: they count as its own words.
  */
 const indexExpression = sql`
   setweight(to_tsvector('english', f.text), 'A') || setweight(to_tsvector('simple', f.names), 'B')
     || setweight(to_tsvector('english', f.context), 'C') || setweight(to_tsvector('english', f.before), 'D')
-    || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', f.broader))) lexeme))`;
+    || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', f.broader))) lexeme))
+    || array_to_tsvector(tsvector_to_array(to_tsvector('english', f.kinds)))`;
 
 /** The texts a fact is indexed by (see indexExpression). */
 function indexTexts(fact: FactToStore) {
-  return { text: fact.text, names: fact.about.join(' '), context: fact.context ?? '', before: fact.before ?? '', broader: broaderText(fact.text) };
+  return {
+    text: fact.text,
+    names: fact.about.join(' '),
+    context: fact.context ?? '',
+    before: fact.before ?? '',
+    broader: broaderText(fact.text),
+    kinds: placeKinds(fact.text),
+  };
 }
 
 /**
@@ -171,7 +180,7 @@ export async function reindexFacts(transaction: Db, scope: Scope, sourceId: stri
   const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, reported: fact.reported === true, ...indexTexts(fact) }));
   const { rows: updated } = await sql`
     update memories m set tsv = ${indexExpression}, reported = f.reported
-    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, text text, names text, context text, before text, broader text)
+    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, text text, names text, context text, before text, broader text, kinds text)
     where ${inScope(scope)} and m.source_id = ${sourceId} and m.status = 'current' and m.fingerprint = f.fingerprint
     returning m.id`.execute(transaction);
   return updated.length;
@@ -235,7 +244,7 @@ export async function storeFacts(
         ${indexExpression}
       from json_to_recordset(${JSON.stringify(rows)}::json) as f(position integer, text text, kind text, date text, about json,
         names text, fingerprint text, sentence_text text, message_index integer, sentence_start integer, sentence_end integer,
-        slot text, reported boolean, context text, before text, broader text)
+        slot text, reported boolean, context text, before text, broader text, kinds text)
       order by f.position
       returning id, fingerprint`.execute(transaction);
     for (const row of inserted) ids.set(row.fingerprint, row.id);

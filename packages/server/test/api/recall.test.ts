@@ -52,6 +52,14 @@ describe('recall', () => {
     expect(states.body.memories[0].text).toMatch(/Oregon/);
   });
 
+  it('counts a named place as saying what it is, above memories sharing only other words', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Jon visited his aunt. Jon visited the new studio. Jon took a short trip to Rome.' });
+    const cities = await call('POST', '/v1/search', { body: { q: 'Which city has Jon visited?', space } });
+    expect(cities.body.memories[0].text).toMatch(/Rome/);
+    expect(cities.body.memories.length).toBe(3);
+  });
+
   it('judges a question nothing stored bears on as empty even when it shares a common word', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
