@@ -203,8 +203,8 @@ const placeCache = new Map<string, string[]>();
 /**
  * What a named place is ("Spain" → country, nation; "Oregon" → state; "Rome" → capital,
  * city), from WordNet's instance hypernyms of a location sense spelled with the same capitals,
- * and a few steps up from there; [] for anything else, people's names included (a "John" in a
- * conversation is not the apostle).
+ * and up from there, `steps` levels in all; [] for anything else, people's names included (a
+ * "John" in a conversation is not the apostle).
  */
 export function placeClasses(name: string, steps = BROADER_DEPTH): string[] {
   const key = `${steps}:${name}`;
@@ -287,11 +287,14 @@ const PLACE_KIND_STEPS = 2;
 
 /**
  * What the places a text names are, space-separated ("Maria took this pic in Spain." →
- * "country nation land"): indexed as the memory's own words, since Spain is a country as much
- * as a memory saying "country" says so.
+ * "country nation land place location"): indexed as the memory's own words, since Spain is a
+ * country as much as a memory saying "country" says so.
  */
 export function placeKinds(text: string): string {
-  return [...new Set(placesIn(text, PLACE_KIND_STEPS))].join(' ');
+  const kinds = placesIn(text, PLACE_KIND_STEPS);
+  // Every place WordNet files under locations is a place and a location, whatever else it is.
+  if (kinds.length) kinds.push('place', 'location');
+  return [...new Set(kinds)].join(' ');
 }
 
 /** The classes of the places a text names (one or two capitalised words), `steps` up. */
