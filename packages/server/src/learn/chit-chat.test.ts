@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findContent, isChitChat, isQuestion, questionCarriesFact } from './chit-chat.js';
+import { findContent, isChitChat, isQuestion, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 
 const content = (sentence: string, names: string[] = ['Caroline', 'Melanie']): string => {
   const found = findContent(sentence, names);
@@ -34,5 +34,20 @@ describe('chit-chat', () => {
     expect(questionCarriesFact('Can I ask you something?')).toBe(false);
     expect(questionCarriesFact('Have you seen my new puppy, Rex?')).toBe(true);
     expect(questionCarriesFact('Did I tell you I got a new job?')).toBe(true);
+    // Catching up and offers of help ask; their "we" and "I" tell nothing.
+    for (const question of ["What's been up since we last talked?", 'Anything new since we chatted?', 'Is there anything I can do to help?', 'Care to fill me in?']) {
+      expect(questionCarriesFact(question), question).toBe(false);
+    }
+    expect(questionCarriesFact('Have we talked about my trip to Oregon since I got back?')).toBe(true);
+  });
+
+  it('finds a question tagged onto a statement, and only that', () => {
+    const tagged = 'I started my own clothing store - pretty cool, huh?';
+    expect(tagged.slice(0, tagQuestionStart(tagged)!)).toBe('I started my own clothing store - pretty cool');
+    const doesnt = 'Life does throw us some surprises, doesn’t it?';
+    expect(doesnt.slice(0, tagQuestionStart(doesnt)!)).toBe('Life does throw us some surprises');
+    expect(tagQuestionStart('We should go together sometime, don’t you think?')).not.toBeNull();
+    expect(tagQuestionStart('Have you seen my new puppy, Rex?')).toBeNull();
+    expect(tagQuestionStart('Is that right?')).toBeNull();
   });
 });

@@ -73,7 +73,7 @@ const pleasantries = new RegExp(
 const firstPerson = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours)\b/;
 /** Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…"). */
 const questionFrames =
-  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|should|would|can) (?:i|we)|how (?:do|should|would|can) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me)\b/g;
+  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|should|would|can) (?:i|we)|how (?:do|should|would|can) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do)\b/g;
 
 /** Where the content of a sentence starts and ends once openers, vocatives and emoji are set aside. */
 export interface Content {
@@ -148,6 +148,20 @@ export function isChitChat(content: string): boolean {
   if (words.length < 2) return true;
   if (pleasantries.test(normal)) return true;
   return reactionPatterns.some((pattern) => pattern.test(normal));
+}
+
+/** A question tagged onto a statement ("…, right?", "…, huh?", "…, doesn't it?"): the statement stands. */
+const tagQuestion =
+  /[,\s\-–—]+(?:right|huh|eh|ya know|you know|yeah|no|isn['’]t it|doesn['’]t it|didn['’]t it|wasn['’]t it|aren['’]t they|don['’]t they|don['’]t you think|doesn['’]t (?:\p{Lu}[\p{L}'’]*|he|she) think|wouldn['’]t you say|hasn['’]t it|haven['’]t they|isn['’]t that so|am i right|true)\s*\?[\s"'’”)\]]*$/iu;
+
+/**
+ * Where a tagged question's statement ends ("It's wild how small things matter, right?" → before
+ * ", right?"), or null when the sentence is no statement with a question tagged on.
+ */
+export function tagQuestionStart(sentence: string): number | null {
+  const match = tagQuestion.exec(sentence.replace(trailingNoise, ''));
+  if (match === null || (sentence.slice(0, match.index).match(/[\p{L}\p{N}']+/gu) ?? []).length < 3) return null;
+  return match.index;
 }
 
 /** Whether the content asks something (ends with a question mark). */

@@ -124,6 +124,17 @@ describe('learnFromMessages', () => {
     expect(facts.map((fact) => fact.reported === true)).toEqual([false, true, true]);
   });
 
+  it('learns the statement of a tagged question, and nothing from catching up', () => {
+    const facts = learnFromMessages(
+      readMessages([
+        { role: 'user', name: 'Gina', at, content: "What's been up since we last talked? I started my own clothing store last month, pretty cool, huh?" },
+        { role: 'user', name: 'Jon', at, content: 'Is there anything I can do to help? We all need a push sometimes, right?' },
+      ]),
+      { writtenAt },
+    );
+    expect(texts(facts)).toEqual(['Gina started their own clothing store in October 2026, pretty cool.', 'Jon and friends all need a push sometimes.']);
+  });
+
   it('marks no fact a remark when the speaker is its subject, nor any fact of a note', () => {
     const facts = learnFromMessages(
       readMessages([{ role: 'user', name: 'Melanie', at, content: 'I painted a lake. My kids love pottery. Have you seen my new puppy, Rex?' }]),

@@ -1,4 +1,4 @@
-import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact } from './chit-chat.js';
+import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 import type { Content } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { resolveDates, startOfDay } from './dates.js';
@@ -188,11 +188,14 @@ interface Screened {
 /** Sets aside greetings, thanks, reactions and questions that only ask; null for those. */
 function screenSentence(passage: Passage, segment: Segment): Screened | null {
   const sentence = segment.text;
-  const framed = findContent(sentence, passage.addressees, { reactions: false });
-  const question = isQuestion(sentence);
+  // A statement with a question tagged on ("…, right?") is read as the statement.
+  const tag = isQuestion(sentence) ? tagQuestionStart(sentence) : null;
+  const within = (content: Content) => (tag === null ? content : { start: content.start, end: Math.min(content.end, tag) });
+  const framed = within(findContent(sentence, passage.addressees, { reactions: false }));
+  const question = isQuestion(sentence) && tag === null;
   const framedText = sentence.slice(framed.start, framed.end);
   if (question ? !questionCarriesFact(framedText) : isChitChat(framedText)) return null;
-  const content = findContent(sentence, passage.addressees);
+  const content = within(findContent(sentence, passage.addressees));
   if (!question && isChitChat(sentence.slice(content.start, content.end))) return null;
   return { segment, content, question };
 }
