@@ -43,7 +43,7 @@ const reactionPatterns: RegExp[] = [
   new RegExp(`^(?:sounds|looks|seems|feels)(?: like)?(?: \\w+ly| so| really| super| a| an| such| just| totally| pretty| very| soo+)* ${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see|me))?$`),
   new RegExp(`^(?:so|how|what an?|such an?|really|very|super|soo+)(?: \\w+ly| so| really| very| super| an| a)* ${adjectives}(?: ${reactionNouns})?(?:,? (?:indeed|too))?$`),
   new RegExp(`^(?:what an?|such an?|an?) (?:\\w+ )?${reactionNouns}$`),
-  new RegExp(`^${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`),
+  new RegExp(`^(?:\\w+ly |so |really |very |super |just |totally |pretty |quite )*${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`),
 ];
 /** Fixed phrases of conversation: greeting, leave-taking, thanks, agreement, encouragement. */
 const pleasantries = new RegExp(
@@ -64,7 +64,7 @@ const pleasantries = new RegExp(
       "(?:i'?m |i am )?(?:so |really |very )*sorry(?: to hear| for your| about)?\\b.*",
       '(?:miss you|love you|bless you|xoxo|lol|haha|hugs)\\b.*',
       "(?:can't wait to (?:hear|see) (?:more|it|them|what|how|about))\\b.*",
-      "(?:what's up|what's new|how are you|how's it going|how have you been|long time no see)\\b.*",
+      "(?:what's up|what's new|how are you|how's it going|how have you been|long time no (?:see|talk|chat|speak))\\b.*",
       "(?:it|that|they|you|i|we|this) (?:sure |really |totally |definitely |certainly |still )?(?:does|do|is|was|did|will|can|are|am|have|has|had|were)(?: not|n't)?(?: too| indeed)?",
     ].join('|') +
     ')$',

@@ -86,6 +86,8 @@ describe('fillDroppedSubject', () => {
     expect(fill('Went hiking with Jon')).toBe('Caroline went hiking with Jon');
     expect(fill('So excited for the trip')).toBe('Caroline is so excited for the trip');
     expect(fill('Still following my passion for dance')).toBe('Caroline is still following my passion for dance');
+    expect(fill('Been busy volunteering at the shelter')).toBe('Caroline has been busy volunteering at the shelter');
+    expect(fill('Been so swamped with work')).toBe('Caroline has been so swamped with work');
   });
 
   it('leaves commands, gerund subjects and sentences about someone else alone', () => {
@@ -93,5 +95,8 @@ describe('fillDroppedSubject', () => {
     expect(fill('Taking care of ourselves is vital')).toBeNull();
     expect(fill('Made me think about it')).toBeNull();
     expect(fill("Taking in kids - you're so kind")).toBeNull();
+    expect(fill('Making a switch could open up new opportunities')).toBeNull();
+    expect(fill('Love sure does bring us joy')).toBeNull();
+    expect(fill('Been quite a ride')).toBeNull();
   });
 });

@@ -340,10 +340,15 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
   return false;
 }
 
+/** What "Been …" says of the speaker ("Been busy", "Been so swamped"), after an optional degree word. */
+const beenStates = new Set(['busy', 'swamped', 'stuck', 'away', 'sick', 'slammed', 'buried']);
+const beenDegrees = new Set(['so', 'really', 'super', 'pretty', 'very', 'kinda', 'crazy', 'quite', 'a bit']);
+
 const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
 const gerundSubjectVerbs = new Set([
   'is', 'was', 'are', 'were', 'has', 'makes', 'made', 'helps', 'helped', 'can', 'gives', 'gave', 'keeps', 'feels', 'seems',
-  'brings', 'brought', "isn't", "wasn't", 'takes', 'took', 'means',
+  'brings', 'brought', "isn't", "wasn't", 'takes', 'took', 'means', 'could', 'would', 'will', 'should', 'might', 'may',
+  "won't", "can't", 'must', 'does', 'did',
 ]);
 
 /**
@@ -360,8 +365,9 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
   const name = nameAt(label, contentStart + first.start === 0);
   const lowerFirst = first.text[0].toLowerCase() + first.text.slice(1);
   const fixed: Record<string, string> = { gonna: 'is going to', wanna: 'wants to', gotta: 'has to', been: 'has been' };
-  // "Been thinking…" drops "I've"; "Been quite a ride" drops "it's".
-  const fits = first.lower !== 'been' || /ing$/.test(words[1].lower);
+  // "Been thinking…" and "Been busy with work" drop "I've"; "Been quite a ride" drops "it's".
+  const state = (word: Word | undefined) => word !== undefined && (/ing$/.test(word.lower) || beenStates.has(word.lower));
+  const fits = first.lower !== 'been' || state(words[1]) || (beenDegrees.has(words[1].lower) && state(words[2]));
   if (first.lower in fixed && fits) return [{ ...at(first), text: `${name} ${fixed[first.lower]}` }];
   if (first.lower === 'been') return null;
   let index = 0;
@@ -379,6 +385,8 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
     return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
   }
   if (droppedSubjectVerbs.has(verb.lower)) {
+    // "Love sure does bring us joy": a verb of its own makes "Love" the subject, not a dropped "I".
+    if (hasOwnVerb(words, index + 1, contentStart, context)) return null;
     const conjugated = thirdPerson(verb.lower) ?? verb.lower;
     if (index === 0) return [{ ...at(first), text: `${name} ${conjugated}` }];
     return [
