@@ -6,7 +6,7 @@
 /** Words that open a sentence without adding to it ("Wow, …", "Yeah, …", "Hey Mel, …"). */
 const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
-  'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
+  'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
   'totally|absolutely|definitely|indeed|right|great|cool|awesome|nice|amazing|wonderful|thanks|thx|congrats|congratulations|gosh|man|dude|' +
   'honestly|anyway|anyways|btw|exactly|true|haha|hehe|yay|woo+|sweet|perfect|agreed|same)';
 const leadingInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*(?:[,!.…:;]+|\\s[-–—])\\s*`, 'iu');
