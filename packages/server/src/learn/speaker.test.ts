@@ -88,6 +88,9 @@ describe('fillDroppedSubject', () => {
     expect(fill('Still following my passion for dance')).toBe('Caroline is still following my passion for dance');
     expect(fill('Been busy volunteering at the shelter')).toBe('Caroline has been busy volunteering at the shelter');
     expect(fill('Been so swamped with work')).toBe('Caroline has been so swamped with work');
+    expect(fill('Just been helping some friends')).toBe('Caroline has just been helping some friends');
+    expect(fill('Still gonna go to the parade')).toBe('Caroline is still going to go to the parade');
+    expect(fill('Just gotta find a way to tough it out')).toBe('Caroline just has to find a way to tough it out');
   });
 
   it('leaves commands, gerund subjects and sentences about someone else alone', () => {

@@ -365,14 +365,23 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
   const name = nameAt(label, contentStart + first.start === 0);
   const lowerFirst = first.text[0].toLowerCase() + first.text.slice(1);
   const fixed: Record<string, string> = { gonna: 'is going to', wanna: 'wants to', gotta: 'has to', been: 'has been' };
-  // "Been thinking…" and "Been busy with work" drop "I've"; "Been quite a ride" drops "it's".
-  const state = (word: Word | undefined) => word !== undefined && (/ing$/.test(word.lower) || beenStates.has(word.lower));
-  const fits = first.lower !== 'been' || state(words[1]) || (beenDegrees.has(words[1].lower) && state(words[2]));
-  if (first.lower in fixed && fits) return [{ ...at(first), text: `${name} ${fixed[first.lower]}` }];
-  if (first.lower === 'been') return null;
   let index = 0;
   while (index < words.length - 1 && index < 2 && openingAdverbs.has(words[index].lower)) index++;
   const verb = words[index];
+  // "Been thinking…" and "Been busy with work" drop "I've"; "Been quite a ride" drops "it's".
+  const state = (word: Word | undefined) => word !== undefined && (/ing$/.test(word.lower) || beenStates.has(word.lower));
+  const fits = verb.lower !== 'been' || state(words[index + 1]) || (beenDegrees.has(words[index + 1]?.lower ?? '') && state(words[index + 2]));
+  if (verb.lower in fixed && fits) {
+    if (index === 0) return [{ ...at(first), text: `${name} ${fixed[verb.lower]}` }];
+    // "Just gotta find a way" → "<speaker> just has to find a way"; "Just been helping" →
+    // "<speaker> has just been helping": an auxiliary goes before the adverb.
+    const [auxiliary, rest] = verb.lower === 'gonna' ? ['is ', 'going to'] : verb.lower === 'been' ? ['has ', 'been'] : ['', fixed[verb.lower]!];
+    return [
+      { ...at(first), text: `${name} ${auxiliary}${lowerFirst}` },
+      { ...at(verb), text: rest },
+    ];
+  }
+  if (verb.lower === 'been') return null;
   const tags = context.tokenAt(contentStart + verb.start)?.tags;
   if (tags?.has('ProperNoun') === true && index === 0) return null;
   // "Made me think…", "Taking in kids - you're so kind": the missing subject is someone else.
