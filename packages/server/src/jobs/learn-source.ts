@@ -26,7 +26,7 @@ export function toStore(fact: LearnedFact): FactToStore {
     context: fact.context,
     before: fact.before,
     slot: fact.slot,
-    reported: fact.reported === true,
+    reported: fact.reported,
   };
 }
 

@@ -189,10 +189,11 @@ interface Screened {
 function screenSentence(passage: Passage, segment: Segment): Screened | null {
   const sentence = segment.text;
   // A statement with a question tagged on ("…, right?") is read as the statement.
-  const tag = isQuestion(sentence) ? tagQuestionStart(sentence) : null;
+  const asks = isQuestion(sentence);
+  const tag = asks ? tagQuestionStart(sentence) : null;
   const within = (content: Content) => (tag === null ? content : { start: content.start, end: Math.min(content.end, tag) });
   const framed = within(findContent(sentence, passage.addressees, { reactions: false }));
-  const question = isQuestion(sentence) && tag === null;
+  const question = asks && tag === null;
   const framedText = sentence.slice(framed.start, framed.end);
   if (question ? !questionCarriesFact(framedText) : isChitChat(framedText)) return null;
   const content = within(findContent(sentence, passage.addressees));
@@ -254,10 +255,11 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   if (factText === null && command) return null;
   factText ??= within(sentence, edits, content.start, content.end);
   // A remark about something other than the speaker is written as theirs ("Caroline said it was fun").
-  const reported = passage.attribute && !selfNamed && passage.persons.self !== null;
-  if (passage.attribute && !selfNamed && passage.persons.self !== null) {
+  const speaker = passage.persons.self;
+  const reported = passage.attribute && !selfNamed && speaker !== null;
+  if (reported) {
     const unchangedStart = factText.startsWith(contentText.split(/\s/)[0] ?? '');
-    factText = `${nameAt(passage.persons.self, true)} said ${unchangedStart ? lowerFirst(factText, tokenAt(content.start)) : factText}`;
+    factText = `${nameAt(speaker, true)} said ${unchangedStart ? lowerFirst(factText, tokenAt(content.start)) : factText}`;
     selfNamed = true;
   }
   factText = finish(factText, keepQuestion);

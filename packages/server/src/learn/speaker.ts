@@ -342,7 +342,7 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
 
 /** What "Been …" says of the speaker ("Been busy", "Been so swamped"), after an optional degree word. */
 const beenStates = new Set(['busy', 'swamped', 'stuck', 'away', 'sick', 'slammed', 'buried']);
-const beenDegrees = new Set(['so', 'really', 'super', 'pretty', 'very', 'kinda', 'crazy', 'quite', 'a bit']);
+const beenDegrees = new Set(['so', 'really', 'super', 'pretty', 'very', 'kinda', 'crazy', 'quite']);
 
 const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
 const gerundSubjectVerbs = new Set([

@@ -89,15 +89,9 @@ function readSynset(part: PartOfSpeech, offset: number): string {
 /** The synset's words, and the words its derivation pointers ('+') lead to from `lemma`. */
 function wordsOf(part: PartOfSpeech, offset: number, lemma: string): string[] {
   const fields = readSynset(part, offset).split(' ');
-  const count = parseInt(fields[3], 16);
-  const words: string[] = [];
-  let lemmaNumber = 0;
-  for (let index = 0; index < count; index++) {
-    const word = fields[4 + index * 2].replace(/\(.*\)$/, '').toLowerCase();
-    if (word === lemma) lemmaNumber = index + 1;
-    words.push(word);
-  }
-  let cursor = 4 + count * 2;
+  const words = synsetWords(fields).map((word) => word.toLowerCase());
+  const lemmaNumber = words.indexOf(lemma) + 1;
+  let cursor = 4 + words.length * 2;
   const pointers = Number(fields[cursor]);
   cursor += 1;
   for (let index = 0; index < pointers; index++, cursor += 4) {
@@ -131,6 +125,15 @@ function baseForms(word: string, part: PartOfSpeech): string[] {
   return forms;
 }
 
+/** The first base form of a word that WordNet knows in a part of speech, with its senses' offsets. */
+function knownForm(word: string, part: PartOfSpeech): { form: string; offsets: number[] } | null {
+  for (const form of baseForms(word, part)) {
+    const offsets = lookUp(part, form);
+    if (offsets.length) return { form, offsets };
+  }
+  return null;
+}
+
 /**
  * Words that mean much the same as `word` or are forms of it (paint → painting, painter;
  * wedding → marriage), from its most common senses; [] when WordNet does not know it.
@@ -142,15 +145,12 @@ export function relatedWords(word: string): string[] {
   const related: string[] = [];
   if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) {
     for (const part of PARTS) {
-      for (const form of baseForms(lower, part)) {
-        const offsets = lookUp(part, form);
-        if (!offsets.length) continue;
-        for (const offset of offsets.slice(0, SENSES)) {
-          for (const candidate of wordsOf(part, offset, form)) {
-            if (candidate !== lower && candidate !== form && !candidate.includes('_') && !related.includes(candidate)) related.push(candidate);
-          }
+      const known = knownForm(lower, part);
+      if (known === null) continue;
+      for (const offset of known.offsets.slice(0, SENSES)) {
+        for (const candidate of wordsOf(part, offset, known.form)) {
+          if (candidate !== lower && candidate !== known.form && !candidate.includes('_') && !related.includes(candidate)) related.push(candidate);
         }
-        break;
       }
     }
   }
@@ -183,14 +183,10 @@ export function broaderWords(word: string): string[] {
   const cached = broaderCache.get(lower);
   if (cached) return cached;
   let broader: string[] = [];
-  if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) {
-    for (const form of baseForms(lower, 'noun')) {
-      const offsets = lookUp('noun', form);
-      if (!offsets.length) continue;
-      const above = offsets.slice(0, BROADER_SENSES).flatMap((offset) => hypernymsOf(readSynset('noun', offset).split(' ')));
-      broader = classHeads(above, (head) => !TOO_GENERAL.has(head) && head !== lower && head !== form);
-      break;
-    }
+  const known = dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower) ? knownForm(lower, 'noun') : null;
+  if (known !== null) {
+    const above = known.offsets.slice(0, BROADER_SENSES).flatMap((offset) => hypernymsOf(readSynset('noun', offset).split(' ')));
+    broader = classHeads(above, (head) => !TOO_GENERAL.has(head) && head !== lower && head !== known.form);
   }
   broaderCache.set(lower, broader);
   return broader;

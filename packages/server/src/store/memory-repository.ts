@@ -146,7 +146,7 @@ export async function markWrong(transaction: Db, scope: Scope, id: number, corre
 }
 
 /**
- * What a memory is indexed by, from a recordset `f` with the columns of `indexTexts`: A its own
+ * What a memory is indexed by, from a recordset `f` with the columns of `storedColumns`: A its own
  * words, B its names, C the rest of its message, D what it answers ("What do you paint?" /
  * "Sunsets, mostly." is found by "paint"), its nouns' broader words without positions (see
  * BROADER_MARK), and what the places it names are ("Spain" → country), without positions and
@@ -158,9 +158,10 @@ const indexExpression = sql`
     || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', f.broader))) lexeme))
     || array_to_tsvector(tsvector_to_array(to_tsvector('english', f.kinds)))`;
 
-/** The texts a fact is indexed by (see indexExpression). */
-function indexTexts(fact: FactToStore) {
+/** What storing a fact writes besides its own words: the texts it is indexed by (see indexExpression) and whether it is a remark. */
+function storedColumns(fact: FactToStore) {
   return {
+    reported: fact.reported === true,
     text: fact.text,
     names: fact.about.join(' '),
     context: fact.context ?? '',
@@ -177,7 +178,7 @@ function indexTexts(fact: FactToStore) {
  */
 export async function reindexFacts(transaction: Db, scope: Scope, sourceId: string, facts: FactToStore[]): Promise<number> {
   if (!facts.length) return 0;
-  const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, reported: fact.reported === true, ...indexTexts(fact) }));
+  const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, ...storedColumns(fact) }));
   const { rows: updated } = await sql`
     update memories m set tsv = ${indexExpression}, reported = f.reported
     from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, text text, names text, context text, before text, broader text, kinds text)
@@ -232,8 +233,7 @@ export async function storeFacts(
       sentence_start: fact.sentence.start,
       sentence_end: fact.sentence.end,
       slot: fact.slot ?? null,
-      reported: fact.reported === true,
-      ...indexTexts(fact),
+      ...storedColumns(fact),
     }));
     const { rows: inserted } = await sql<{ id: number; fingerprint: string }>`
       insert into memories (account_id, space, source_id, text, kind, date, about, labels, fingerprint,
