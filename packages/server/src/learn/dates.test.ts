@@ -39,6 +39,9 @@ describe('resolveDates', () => {
 
   it('writes weekends, parts of days, vague spans and kept prepositions plainly', () => {
     expect(resolve('I went camping last weekend.', 'past')).toBe('I went camping on the weekend of 14 November 2026.');
+    expect(resolve('We went camping over the weekend.', 'past')).toBe('We went camping on the weekend of 21 November 2026.');
+    // A weekend with no "the", "last" or "this" is no weekend in particular.
+    expect(resolve('I had a quiet weekend.', 'past')).toBe('I had a quiet weekend.');
     expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');
     expect(resolve('I saw him a few days ago.', 'past')).toBe('I saw him a few days before 22 November 2026.');
     expect(resolve('Finish it by Friday.', 'future')).toBe('Finish it by Friday 27 November 2026.');

@@ -24,7 +24,7 @@ const relativeWords =
 const monthWord = /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b/;
 const weekdayWord = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 /** Prepositions our own wording replaces ("in March" -> "in March 2027", "on Friday" -> "on Friday 27 …"). */
-const ownPrepositions = new Set(['on', 'in', 'at', 'during']);
+const ownPrepositions = new Set(['on', 'in', 'at', 'during', 'over']);
 /** Prepositions we keep in front of a bare date ("by Friday" -> "by Friday 27 November 2026"). */
 const keptPrepositions = new Set(['by', 'until', 'till', 'since', 'before', 'after', 'from', 'to', 'through', 'of']);
 /** Words before a date that make it a duration or a habit, not a point in time: never rewritten. */
@@ -155,6 +155,8 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   if (preposition !== null && rejectingWords.has(preposition)) return null;
 
   const lower = phrase.toLowerCase();
+  // "a quiet weekend", "my weekend" name no weekend in particular; "the weekend" does.
+  if (lower === 'weekend' && !/\bthe\s+$/i.test(sentence.slice(0, end - phrase.length))) return null;
   const tags = result.tags();
   if (tags.has('casualReference/now') || /^(?:right )?now$/.test(lower)) return null;
   if (!/\d/.test(phrase) && !relativeWords.test(phrase) && !weekdayWord.test(phrase)) {

@@ -91,6 +91,15 @@ describe('fillDroppedSubject', () => {
     expect(fill('Just been helping some friends')).toBe('Caroline has just been helping some friends');
     expect(fill('Still gonna go to the parade')).toBe('Caroline is still going to go to the parade');
     expect(fill('Just gotta find a way to tough it out')).toBe('Caroline just has to find a way to tough it out');
+    expect(fill("Haven't seen the new studio yet")).toBe("Caroline hasn't seen the new studio yet");
+    expect(fill("Haven't talked to you in a bit")).toBe("Caroline hasn't talked to you in a bit");
+    expect(fill('Can’t wait to see your pottery')).toBe('Caroline can’t wait to see your pottery');
+    expect(fill("Just didn't know that")).toBe("Caroline just didn't know that");
+  });
+
+  it('leaves a negated auxiliary that asks or advises alone', () => {
+    expect(fill("Haven't you been there?")).toBeNull();
+    expect(fill("Don't forget to rest")).toBeNull();
   });
 
   it('leaves commands, gerund subjects and sentences about someone else alone', () => {

@@ -344,6 +344,12 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
 const beenStates = new Set(['busy', 'swamped', 'stuck', 'away', 'sick', 'slammed', 'buried']);
 const beenDegrees = new Set(['so', 'really', 'super', 'pretty', 'very', 'kinda', 'crazy', 'quite']);
 
+/** Negated auxiliaries that open a sentence without "I" in chat, as the speaker says them. */
+const negatedAuxiliaries: Record<string, string> = {
+  "haven't": "hasn't", "can't": "can't", "couldn't": "couldn't", "didn't": "didn't", "wasn't": "wasn't", "won't": "won't",
+  "wouldn't": "wouldn't", "hadn't": "hadn't", "shouldn't": "shouldn't", "ain't": "isn't",
+};
+
 const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
 const gerundSubjectVerbs = new Set([
   'is', 'was', 'are', 'were', 'has', 'makes', 'made', 'helps', 'helped', 'can', 'gives', 'gave', 'keeps', 'feels', 'seems',
@@ -382,6 +388,17 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
     ];
   }
   if (verb.lower === 'been') return null;
+  // "Haven't seen you in ages!", "Can't wait to see it": a negated auxiliary with no subject
+  // after it ("Haven't you…?" asks) speaks for the speaker. "Don't…" gives advice instead.
+  const negated = negatedAuxiliaries[verb.lower.replace('’', "'")];
+  if (negated !== undefined && !subjectWords.has(words[index + 1]?.lower ?? '') && words[index + 1]?.lower !== 'i') {
+    const spelled = verb.text.includes('’') ? negated.replace("'", '’') : negated;
+    if (index === 0) return [{ ...at(first), text: `${name} ${spelled}` }];
+    return [
+      { ...at(first), text: `${name} ${lowerFirst}` },
+      { ...at(verb), text: spelled },
+    ];
+  }
   const tags = context.tokenAt(contentStart + verb.start)?.tags;
   if (tags?.has('ProperNoun') === true && index === 0) return null;
   // "Made me think…", "Taking in kids - you're so kind": the missing subject is someone else.

@@ -30,6 +30,12 @@ export function questionNames(question: string): string[] {
   );
 }
 
+/** How the question spells a name it holds in lower case ("vivaldi" → "Vivaldi"). */
+export function nameAsWritten(question: string, name: string): string {
+  const found = question.match(/\b\p{Lu}[\p{L}'’-]+/gu)?.find((word) => word.replace(/['’]s$/u, '').toLowerCase() === name);
+  return found?.replace(/['’]s$/u, '') ?? name;
+}
+
 /** A time the question asks about, relative to when it is asked ("last week", "yesterday"). */
 export interface QuestionTime {
   /** The words that said it, to be taken out of the question's words. */

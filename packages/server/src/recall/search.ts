@@ -4,9 +4,9 @@ import { memoryIndexOf } from '../store/memory-index.js';
 import { BROADER_MARK, lexemesAndVersion, loadMemories, memoriesInSpan, rankMemories, searchMemories } from '../store/memory-repository.js';
 import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
+import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
 import type { QuestionTime } from './query.js';
-import { relatedWords } from './synonyms.js';
+import { personClasses, relatedWords } from './synonyms.js';
 
 /** A recalled memory with its score (0..1). */
 export interface Recalled {
@@ -65,6 +65,8 @@ const REPORTED_WEIGHT = 0.9;
 const RELATED_WEIGHT = 0.5;
 /** A memory naming a kind of what the question asks for counts this much of the word itself. */
 const BROADER_WEIGHT = 0.25;
+/** A memory naming a kind of what a related word means ("church" for "religious", by "religion"): both steps' share. */
+const RELATED_BROADER_WEIGHT = RELATED_WEIGHT * BROADER_WEIGHT;
 /**
  * A question word the space has never seen weighs this much of the rarest word's weight: nothing
  * stored says it, so a memory sharing only the question's common words ("symbol" in "the chemical
@@ -79,6 +81,8 @@ export interface QueryWord {
   related: number[];
   /** The word as a class of what a memory names ("sport" for "swimming"): see BROADER_MARK. */
   broader: number[];
+  /** Its related words as classes of what a memory names ("religion", related to "religious", for "church"). */
+  relatedBroader: number[];
   name: boolean;
   /** The slot attribute the word asks about ("live" → home), which a memory in that slot answers in other words. */
   attribute?: string;
@@ -123,7 +127,11 @@ export async function recall(
   const terms = queryTerms(asked);
   if (!terms.length) return time ? recallSpan(db, scope, time, options) : nothing;
   const names = questionNames(asked);
-  const related = terms.map((term) => (names.includes(term) ? [] : relatedWords(term).filter((word) => !terms.includes(word))));
+  // A name's related words are what a well-known person is ("Vivaldi" → composer): they find
+  // memories naming others of the kind ("Bach"), whose kinds are indexed as their own words.
+  const related = terms.map((term) =>
+    (names.includes(term) ? personClasses(nameAsWritten(asked, term)) : relatedWords(term)).filter((word) => !terms.includes(word)),
+  );
   const timeWords = time?.words ?? [];
   const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);
   // This process's copy of the space's index when it is current, else the store's own search.
@@ -140,12 +148,14 @@ export async function recall(
   let cursor = terms.length;
   terms.forEach((term, index) => {
     const own = lexemeLists[index].map(position);
-    const relatedLexemes = lexemeLists.slice(cursor, cursor + related[index].length).flat().map(position);
+    const relatedLists = lexemeLists.slice(cursor, cursor + related[index].length).flat();
+    const relatedLexemes = relatedLists.map(position);
     cursor += related[index].length;
     if (own.length) {
       const name = names.includes(term);
       const broader = name ? [] : lexemeLists[index].map((lexeme) => position(BROADER_MARK + lexeme));
-      words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), broader, name, attribute: ATTRIBUTE_WORDS[term] });
+      const relatedBroader = name ? [] : relatedLists.filter((lexeme) => !lexemeLists[index].includes(lexeme)).map((lexeme) => position(BROADER_MARK + lexeme));
+      words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), broader, relatedBroader, name, attribute: ATTRIBUTE_WORDS[term] });
     }
   });
   // The lexemes of the asked time's month and year words, read with the question's.
@@ -327,9 +337,11 @@ export function scoreHits(
       const inSlot = word.attribute !== undefined && hit.slot !== null && hit.slot.endsWith(`|${word.attribute}`);
       if (inSlot) match = 1;
       if (inSlot || word.own.some((lexeme) => hit.levels[lexeme] === 3)) ownWords += weights[index];
-      for (const lexeme of word.broader) {
-        const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));
-        match = Math.max(match, BROADER_WEIGHT * share * (hit.levels[lexeme] ? 1 : 0));
+      for (const [lexemes, weight] of [[word.broader, BROADER_WEIGHT], [word.relatedBroader, RELATED_BROADER_WEIGHT]] as const) {
+        for (const lexeme of lexemes) {
+          const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));
+          match = Math.max(match, weight * share * (hit.levels[lexeme] ? 1 : 0));
+        }
       }
       for (const lexeme of word.related) {
         // A related word counts by its own rarity too: "go" for "moved" is worth little.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderText, broaderWords, placeClasses, placeKinds, relatedWords } from './synonyms.js';
+import { broaderText, broaderWords, nameKinds, personClasses, placeClasses, placesAround, relatedWords, surroundingPlaces } from './synonyms.js';
 
 describe('relatedWords (WordNet)', () => {
   it('finds synonyms and related forms from the most common senses', () => {
@@ -50,12 +50,26 @@ describe('placeClasses (WordNet places)', () => {
   });
 
   it('gives the kinds of the places a text names, a short way up: said as much as its own words', () => {
-    const kinds = placeKinds('Maria took this pic in Spain and then flew to Rome.').split(' ');
+    const kinds = nameKinds('Maria took this pic in Spain and then flew to Rome.').split(' ');
     expect(kinds).toEqual(expect.arrayContaining(['country', 'capital', 'city', 'place', 'location']));
     // Further up is only broader (see broaderText), not what the place is.
     expect(kinds).not.toContain('district');
     expect(broaderText('Maria took this pic in Spain.').split(' ')).toContain('district');
-    expect(placeKinds('John met Maria at the studio.')).toBe('');
+    expect(nameKinds('John met Maria at the studio.')).toBe('');
+  });
+
+  it('names the places a place lies in, and what they are', () => {
+    expect(placesAround('Tampa')).toEqual(expect.arrayContaining(['florida', 'state', 'country']));
+    expect(placesAround('Paris')).toEqual(expect.arrayContaining(['france', 'country']));
+    expect(placesAround('Edinburgh')).toContain('scotland');
+    // A name of several words would put its common words in the memory ("united").
+    expect(placesAround('Seattle')).not.toContain('united');
+    expect(placesAround('Melanie')).toEqual([]);
+    // Indexed beside the memory, below its own kinds: Tampa is a city, in a state.
+    const text = 'Nate took the turtles to the beach in Tampa.';
+    expect(surroundingPlaces(text).split(' ')).toEqual(expect.arrayContaining(['florida', 'state']));
+    expect(nameKinds(text).split(' ')).toEqual(expect.arrayContaining(['city', 'place']));
+    expect(nameKinds(text).split(' ')).not.toContain('state');
   });
 
   it('knows only places spelled as names: not people, not common words, not unknown names', () => {
@@ -64,5 +78,26 @@ describe('placeClasses (WordNet places)', () => {
     expect(placeClasses('Caroline')).toEqual([]);
     expect(placeClasses('spain')).toEqual([]);
     expect(placeClasses('Painting')).toEqual([]);
+  });
+});
+
+describe('personClasses (WordNet people)', () => {
+  it('names what a well-known person named by surname is', () => {
+    expect(personClasses('Bach')).toEqual(expect.arrayContaining(['composer', 'musician']));
+    expect(personClasses('Vivaldi')).toContain('composer');
+    expect(personClasses('Tolkien')).toContain('writer');
+    expect(nameKinds('Mel is a fan of classical like Bach and Mozart.').split(' ')).toEqual(expect.arrayContaining(['composer', 'musician']));
+    // People are not places: no "place" kind for a composer.
+    expect(nameKinds('Mel loves Mozart.').split(' ')).not.toContain('place');
+  });
+
+  it('leaves first names, places and unknown names alone', () => {
+    // WordNet files John, Andrew and Calvin as an apostle, a saint and a theologian.
+    expect(personClasses('John')).toEqual([]);
+    expect(personClasses('Andrew')).toEqual([]);
+    expect(personClasses('Calvin')).toEqual([]);
+    expect(personClasses('Washington')).toEqual([]);
+    expect(personClasses('Caroline')).toEqual([]);
+    expect(personClasses('bach')).toEqual([]);
   });
 });

