@@ -41,6 +41,16 @@ describe('broaderWords (WordNet hypernyms)', () => {
   });
 });
 
+describe('broaderWords: the nearest class in both its words', () => {
+  it('gives the first of two words of the nearest class, and only the head further up', () => {
+    expect(broaderWords('taekwondo')).toEqual(expect.arrayContaining(['martial', 'art']));
+    expect(broaderWords('swimming')).toEqual(expect.arrayContaining(['water', 'sport']));
+    expect(placeClasses('Spain', 2)).toContain('european');
+    // Higher up, a class of two words gives its head alone.
+    expect(broaderWords('painting')).not.toContain('creative');
+  });
+});
+
 describe('placeClasses (WordNet places)', () => {
   it('names what a place is, from its instance classes and a few steps up', () => {
     expect(placeClasses('Spain')).toEqual(expect.arrayContaining(['country', 'nation']));

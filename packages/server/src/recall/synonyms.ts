@@ -293,7 +293,9 @@ export function personClasses(name: string, steps = PLACE_KIND_STEPS): string[] 
 /**
  * The heads of the classes at and above `start`, BROADER_DEPTH steps up WordNet's noun
  * hypernyms ("graphic_art" → "art": the head of a compound names the class), those `keep`
- * accepts at their depth (0 for `start` itself).
+ * accepts at their depth (0 for `start` itself). The classes at `start`, the nearest, give the
+ * first of two words as well ("martial_art" → "martial", "art"): "What martial arts…" asks for
+ * taekwondo more than for a painting.
  */
 function classHeads(start: number[], keep: (head: string, depth: number) => boolean, steps = BROADER_DEPTH): string[] {
   const heads: string[] = [];
@@ -303,8 +305,14 @@ function classHeads(start: number[], keep: (head: string, depth: number) => bool
     for (const offset of level) {
       const fields = readSynset('noun', offset).split(' ');
       for (const word of synsetWords(fields)) {
-        const head = word.toLowerCase().split('_').at(-1)!;
-        if (head.length > 2 && !heads.includes(head) && keep(head, depth)) heads.push(head);
+        const parts = word.toLowerCase().split('_');
+        const head = parts.at(-1)!;
+        if (head.length > 2 && !heads.includes(head) && keep(head, depth)) {
+          heads.push(head);
+          // The nearest class of two words names it with both: "martial art", "water sport".
+          const modifier = parts.length === 2 && depth === 0 ? parts[0] : '';
+          if (modifier.length > 3 && !heads.includes(modifier) && keep(modifier, depth)) heads.push(modifier);
+        }
       }
       next.push(...hypernymsOf(fields));
     }

@@ -79,6 +79,13 @@ describe('recall', () => {
     expect(vivaldi.body.memories[0].text).toMatch(/Bach and Mozart/);
   });
 
+  it('finds a memory naming a member of a class of two words by both of them', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'John is off to do some taekwondo. John showed me his new painting. John made some pottery.' });
+    const martial = await call('POST', '/v1/search', { body: { q: 'What martial arts has John done?', space } });
+    expect(martial.body.memories[0].text).toMatch(/taekwondo/);
+  });
+
   it('finds a memory naming a kind of what a related word of the question means', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
