@@ -95,11 +95,14 @@ describe('fillDroppedSubject', () => {
     expect(fill("Haven't talked to you in a bit")).toBe("Caroline hasn't talked to you in a bit");
     expect(fill('Can’t wait to see your pottery')).toBe('Caroline can’t wait to see your pottery');
     expect(fill("Just didn't know that")).toBe("Caroline just didn't know that");
+    expect(fill("So proud of the progress you've made")).toBe("Caroline is so proud of the progress you've made");
+    expect(fill('Glad to have you')).toBe('Caroline is glad to have you');
   });
 
   it('leaves a negated auxiliary that asks or advises alone', () => {
     expect(fill("Haven't you been there?")).toBeNull();
     expect(fill("Don't forget to rest")).toBeNull();
+    expect(fill('Lucky you to have such a family')).toBeNull();
   });
 
   it('leaves commands, gerund subjects and sentences about someone else alone', () => {

@@ -401,9 +401,11 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
   }
   const tags = context.tokenAt(contentStart + verb.start)?.tags;
   if (tags?.has('ProperNoun') === true && index === 0) return null;
+  // "So proud of you", "Glad to have you": a feeling with no subject is the speaker's, whoever
+  // it is about; "Lucky you!" is about the other.
+  if (droppedSubjectStates.has(verb.lower) && !secondPersonWords.has(words[index + 1]?.lower ?? '')) return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
   // "Made me think…", "Taking in kids - you're so kind": the missing subject is someone else.
   if (words[index + 1]?.lower === 'me' || words.some((word) => secondPersonWords.has(word.lower))) return null;
-  if (droppedSubjectStates.has(verb.lower)) return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
   if (droppedSubjectGerunds.has(verb.lower) || tags?.has('Gerund') === true) {
     // "Taking care of ourselves is vital": a gerund followed by a verb of its own is the
     // subject. Gerunds that take a clause ("Hoping my screenplay gets noticed") are not.
