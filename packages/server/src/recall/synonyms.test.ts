@@ -101,6 +101,11 @@ describe('personClasses (WordNet people)', () => {
     expect(nameKinds('Mel loves Mozart.').split(' ')).not.toContain('place');
   });
 
+  it('counts a name compromise knows as an organisation as saying organization and company', () => {
+    expect(nameKinds('John signed a shoe deal with Nike.', ['John', 'Nike']).split(' ')).toEqual(expect.arrayContaining(['organization', 'company']));
+    expect(nameKinds('John met Maria.', ['John', 'Maria'])).toBe('');
+  });
+
   it('leaves first names, places and unknown names alone', () => {
     // WordNet files John, Andrew and Calvin as an apostle, a saint and a theologian.
     expect(personClasses('John')).toEqual([]);

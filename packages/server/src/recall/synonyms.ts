@@ -360,17 +360,31 @@ const PLACE_KIND_STEPS = 2;
 
 /**
  * What the names in a text are, space-separated: indexed as the memory's own words, since
- * Spain is a country as much as a memory saying "country" says so. Places give their kinds and
- * the places they lie in with theirs ("the beach in Tampa" → "city port … florida state …
- * place location"); well-known people by surname give theirs ("Bach" → "organist composer
- * musician").
+ * Spain is a country as much as a memory saying "country" says so. Places give their kinds
+ * ("took this pic in Spain" → "country nation land place location"); well-known people by
+ * surname give theirs ("Bach" → "organist composer musician"); and of the names the learner
+ * found (`names`), those compromise knows as organisations are an organization and a company
+ * ("Nike", "YouTube").
  */
-export function nameKinds(text: string): string {
+export function nameKinds(text: string, names: readonly string[] = []): string {
   const kinds = placesIn(text, PLACE_KIND_STEPS);
   // Every place WordNet files under locations is a place and a location, whatever else it is.
   if (kinds.length) kinds.push('place', 'location');
   for (const name of text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+/gu) ?? []) kinds.push(...personClasses(name));
+  if (names.some(isOrganization)) kinds.push('organization', 'company');
   return [...new Set(kinds)].join(' ');
+}
+
+const organizationCache = new Map<string, boolean>();
+
+/** Whether compromise's lexicon knows a name as an organisation ("Nike", "Google", "Red Cross"). */
+function isOrganization(name: string): boolean {
+  let known = organizationCache.get(name);
+  if (known === undefined) {
+    known = nlp(name).has('#Organization');
+    organizationCache.set(name, known);
+  }
+  return known;
 }
 
 /**
@@ -393,4 +407,5 @@ function placesIn(text: string, steps: number, around = false): string[] {
   }
   return classes;
 }
+
 

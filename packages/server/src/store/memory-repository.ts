@@ -149,8 +149,9 @@ export async function markWrong(transaction: Db, scope: Scope, id: number, corre
  * What a memory is indexed by, from a recordset `f` with the columns of `storedColumns`: A its own
  * words, B its names, C the rest of its message, D what it answers ("What do you paint?" /
  * "Sunsets, mostly." is found by "paint"), its nouns' broader words without positions (see
- * BROADER_MARK), and what the names it holds are ("Spain" → country, "Tampa" → Florida, state,
- * "Bach" → composer: see `nameKinds`), without positions and unmarked: they count as its own words.
+ * BROADER_MARK), what the names it holds are ("Spain" → country, "Bach" → composer, "Nike" →
+ * company: see `nameKinds`), without positions and unmarked: they count as its own words, and
+ * the places its places lie in ("Tampa" → Florida, state) as the rest of its message.
  */
 const indexExpression = sql`
   setweight(to_tsvector('english', f.text), 'A') || setweight(to_tsvector('simple', f.names), 'B')
@@ -168,7 +169,7 @@ function storedColumns(fact: FactToStore) {
     context: fact.context ?? '',
     before: fact.before ?? '',
     broader: broaderText(fact.text),
-    kinds: nameKinds(fact.text),
+    kinds: nameKinds(fact.text, fact.about),
     around: surroundingPlaces(fact.text),
   };
 }

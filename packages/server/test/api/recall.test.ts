@@ -79,6 +79,13 @@ describe('recall', () => {
     expect(vivaldi.body.memories[0].text).toMatch(/Bach and Mozart/);
   });
 
+  it('finds a company by name when a question asks for companies', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'John just signed a shoe deal with Nike. John works out at the gym. John works hard with his team.' });
+    const companies = await call('POST', '/v1/search', { body: { q: 'Which companies is John working with?', space } });
+    expect(companies.body.memories[0].text).toMatch(/Nike/);
+  });
+
   it('finds a memory naming a member of a class of two words by both of them', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { text: 'John is off to do some taekwondo. John showed me his new painting. John made some pottery.' });
