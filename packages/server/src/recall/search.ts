@@ -6,7 +6,7 @@ import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-reposit
 import type { Scope } from '../store/scope.js';
 import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
 import type { QuestionTime } from './query.js';
-import { personClasses, relatedWords } from './synonyms.js';
+import { MAX_RELATED, personClasses, relatedWords } from './synonyms.js';
 
 /** A recalled memory with its score (0..1). */
 export interface Recalled {
@@ -130,7 +130,7 @@ export async function recall(
   // A name's related words are what a well-known person is ("Vivaldi" → composer): they find
   // memories naming others of the kind ("Bach"), whose kinds are indexed as their own words.
   const related = terms.map((term) =>
-    (names.includes(term) ? personClasses(nameAsWritten(asked, term)) : relatedWords(term)).filter((word) => !terms.includes(word)),
+    (names.includes(term) ? personClasses(nameAsWritten(asked, term)).slice(0, MAX_RELATED) : relatedWords(term)).filter((word) => !terms.includes(word)),
   );
   const timeWords = time?.words ?? [];
   const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);

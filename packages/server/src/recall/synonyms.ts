@@ -14,8 +14,8 @@ const PARTS: PartOfSpeech[] = ['noun', 'verb', 'adj', 'adv'];
 
 /** Only the most common senses of a word are trusted: later senses drift too far. */
 const SENSES = 2;
-/** At most this many related words per query word. */
-const MAX_RELATED = 6;
+/** At most this many related words per query word (synonyms, or the classes of a named person). */
+export const MAX_RELATED = 6;
 
 let dictionary: string | null | undefined;
 const indexes = new Map<PartOfSpeech, { bytes: Buffer; lineStarts: Int32Array }>();
