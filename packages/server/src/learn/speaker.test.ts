@@ -52,6 +52,8 @@ describe('resolvePersons', () => {
     expect(resolve('I think you are right', { self: 'Caroline', other: null })).toBe('Caroline thinks you are right');
     expect(resolve('It was, you know, fine and thank you', { self: 'Caroline', other: 'Melanie' })).toBe('It was, you know, fine and thank you');
     expect(resolve('See you guys later')).toBe('See you guys later');
+    // Letting someone know is no filler.
+    expect(resolve("I'll let you know.", { self: 'Caroline', other: 'Melanie' })).toMatch(/let Melanie know\.$/);
   });
 
   it('reads "we" as family, team or friends, and "our" as the speaker’s', () => {

@@ -233,8 +233,9 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
           const previous = index > 0 && adjacent(words, index) ? words[index - 1] : null;
           if (next !== undefined && adjacent(words, index + 1) && leaveYouBefore.has(next.lower)) return;
           if (previous !== null && leaveYouAfter.has(previous.lower)) return;
-          // "you know" and "you see" as fillers, before a pause or at the end.
-          if (next !== undefined && (next.lower === 'know' || next.lower === 'see') && /^\s*(?:[,.!?…]|$)/.test(sentence.slice(next.end))) return;
+          // "you know" and "you see" as fillers, before a pause or at the end ("I'll let you know." is not one).
+          const filler = previous === null || !['let', 'lets', 'letting'].includes(previous.lower);
+          if (filler && next !== undefined && (next.lower === 'know' || next.lower === 'see') && /^\s*(?:[,.!?…]|$)/.test(sentence.slice(next.end))) return;
           otherNamed = true;
           replace(subjectName(other, word.start));
           if (invertBefore(index)) return;
