@@ -22,6 +22,16 @@ const indexes = new Map<PartOfSpeech, { bytes: Buffer; lineStarts: Int32Array }>
 const dataFiles = new Map<PartOfSpeech, number>();
 const cache = new Map<string, string[]>();
 
+/**
+ * Lookups are cached per word or name; the words a server meets are unbounded (every name in
+ * every space), so a cache that grows past this many entries starts again.
+ */
+const CACHE_ENTRIES = 50_000;
+function remember<T>(store: Map<string, T>, key: string, value: T): void {
+  if (store.size >= CACHE_ENTRIES) store.clear();
+  store.set(key, value);
+}
+
 function dictionaryPath(): string | null {
   if (dictionary !== undefined) return dictionary;
   try {
@@ -156,7 +166,7 @@ export function relatedWords(word: string): string[] {
     }
   }
   const kept = related.slice(0, MAX_RELATED);
-  cache.set(lower, kept);
+  remember(cache, lower, kept);
   return kept;
 }
 
@@ -189,7 +199,7 @@ export function broaderWords(word: string): string[] {
     const above = known.offsets.slice(0, BROADER_SENSES).flatMap((offset) => hypernymsOf(readSynset('noun', offset).split(' ')));
     broader = classHeads(above, (head) => !TOO_GENERAL.has(head) && head !== lower && head !== known.form);
   }
-  broaderCache.set(lower, broader);
+  remember(broaderCache, lower, broader);
   return broader;
 }
 
@@ -210,7 +220,7 @@ export function placeClasses(name: string, steps = BROADER_DEPTH): string[] {
   const fields = placeSynset(name);
   // A place's own class is never too general: "American state" names a state.
   const classes = fields ? classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps) : [];
-  placeCache.set(key, classes);
+  remember(placeCache, key, classes);
   return classes;
 }
 
@@ -257,7 +267,7 @@ export function placesAround(name: string): string[] {
     level = next;
   }
   const words = [...new Set(around)].filter((word) => word.length > 2 && word !== 'of');
-  withinCache.set(name, words);
+  remember(withinCache, name, words);
   return words;
 }
 
@@ -286,7 +296,7 @@ export function personClasses(name: string, steps = PLACE_KIND_STEPS): string[] 
       break;
     }
   }
-  personCache.set(key, classes);
+  remember(personCache, key, classes);
   return classes;
 }
 
@@ -382,7 +392,7 @@ function isOrganization(name: string): boolean {
   let known = organizationCache.get(name);
   if (known === undefined) {
     known = nlp(name).has('#Organization');
-    organizationCache.set(name, known);
+    remember(organizationCache, name, known);
   }
   return known;
 }
