@@ -60,6 +60,8 @@ describe('resolvePersons', () => {
     expect(resolve('We went camping with the kids')).toBe("Caroline's family went camping with the kids");
     expect(resolve('We finished the project at work')).toBe("Caroline's team finished the project at work");
     expect(resolve('We went dancing')).toBe('Caroline and friends went dancing');
+    // "company" as companionship makes no team.
+    expect(resolve("We just enjoy each other's company")).toBe("Caroline and friends just enjoy each other's company");
     expect(resolve('Since we last talked, our dog got sick')).toBe("Since Caroline and Melanie last talked, Caroline's dog got sick");
   });
 

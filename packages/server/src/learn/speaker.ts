@@ -73,7 +73,8 @@ const familyWords =
 /** Phrases that make "we" the two people talking ("since we last chatted"). */
 const talkingTogether =
   /\b(?:since|when|(?:the )?last time|after)\s+we\s+(?:last\s+)?(?:chat|chatted|talked|spoke|caught up|met|hung out|texted)\b/i;
-const workWords = /\b(?:team|colleagues|co-?workers|office|company|boss|work|project|meeting|clients?)\b/i;
+/** Words that make "we" a team at work; "company" not as companionship ("each other's company"). */
+const workWords = /\b(?:team|colleagues|co-?workers|office|boss|work|project|meeting|clients?)\b|(?<!['’]s\s)\bcompany\b/i;
 
 /**
  * Names the people behind "I" and "you" in a sentence and puts the verb that follows in the
