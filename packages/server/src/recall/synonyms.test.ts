@@ -41,6 +41,14 @@ describe('broaderWords (WordNet hypernyms)', () => {
   });
 });
 
+describe('relatedWords: the members of a group', () => {
+  it('gives the members WordNet lists for a group noun, after its synonyms', () => {
+    expect(relatedWords('family')).toEqual(expect.arrayContaining(['household', 'child', 'kid', 'parent']));
+    expect(relatedWords('family').indexOf('kid')).toBeGreaterThan(relatedWords('family').indexOf('household'));
+    expect(relatedWords('painting')).not.toContain('kid');
+  });
+});
+
 describe('broaderWords: the nearest class in both its words', () => {
   it('gives the first of two words of the nearest class, and only the head further up', () => {
     expect(broaderWords('taekwondo')).toEqual(expect.arrayContaining(['martial', 'art']));

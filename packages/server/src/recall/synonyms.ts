@@ -145,9 +145,32 @@ function knownForm(word: string, part: PartOfSpeech): { form: string; offsets: n
   return null;
 }
 
+/** At most this many members of a group a word names, beside its related words. */
+const MAX_MEMBERS = 4;
+
+/**
+ * The members of a group a noun names, by WordNet's member meronyms of its most common senses
+ * (family → child, kid, parent, sibling): "What does Melanie do with her family?" is answered by
+ * "Melanie took the kids to the museum".
+ */
+function membersOf(word: string): string[] {
+  const known = knownForm(word, 'noun');
+  const members: string[] = [];
+  for (const offset of known?.offsets.slice(0, SENSES) ?? []) {
+    for (const member of pointersOf(readSynset('noun', offset).split(' '), ['%m'])) {
+      for (const spelled of synsetWords(readSynset('noun', member).split(' '))) {
+        const lower = spelled.toLowerCase();
+        if (!lower.includes('_') && lower !== word && !members.includes(lower)) members.push(lower);
+      }
+    }
+  }
+  return members.slice(0, MAX_MEMBERS);
+}
+
 /**
  * Words that mean much the same as `word` or are forms of it (paint → painting, painter;
- * wedding → marriage), from its most common senses; [] when WordNet does not know it.
+ * wedding → marriage), from its most common senses, then the members of a group it names
+ * (family → child, kid); [] when WordNet does not know it.
  */
 export function relatedWords(word: string): string[] {
   const lower = word.toLowerCase();
@@ -166,6 +189,7 @@ export function relatedWords(word: string): string[] {
     }
   }
   const kept = related.slice(0, MAX_RELATED);
+  if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) kept.push(...membersOf(lower).filter((member) => !kept.includes(member)));
   remember(cache, lower, kept);
   return kept;
 }

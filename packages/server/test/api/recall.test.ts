@@ -79,6 +79,13 @@ describe('recall', () => {
     expect(vivaldi.body.memories[0].text).toMatch(/Bach and Mozart/);
   });
 
+  it('finds a memory naming members of a group the question asks about', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Melanie took the kids to the museum. Melanie went to the museum alone. Melanie likes quiet mornings.' });
+    const family = await call('POST', '/v1/search', { body: { q: 'What has Melanie done with her family at the museum?', space } });
+    expect(family.body.memories[0].text).toMatch(/kids/);
+  });
+
   it('finds a company by name when a question asks for companies', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { text: 'John just signed a shoe deal with Nike. John works out at the gym. John works hard with his team.' });
