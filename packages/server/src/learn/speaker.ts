@@ -390,16 +390,19 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
     ];
   }
   if (verb.lower === 'been') return null;
+  /** The speaker written in before the verb, which becomes `verb` ("Just love it" → "<speaker> just loves it"). */
+  const subjectBefore = (replacement: string): Edit[] =>
+    index === 0
+      ? [{ ...at(first), text: `${name} ${replacement}` }]
+      : [
+          { ...at(first), text: `${name} ${lowerFirst}` },
+          { ...at(verb), text: replacement },
+        ];
   // "Haven't seen you in ages!", "Can't wait to see it": a negated auxiliary with no subject
   // after it ("Haven't you…?" asks) speaks for the speaker. "Don't…" gives advice instead.
   const negated = negatedAuxiliaries[verb.lower.replace('’', "'")];
-  if (negated !== undefined && !subjectWords.has(words[index + 1]?.lower ?? '') && words[index + 1]?.lower !== 'i') {
-    const spelled = verb.text.includes('’') ? negated.replace("'", '’') : negated;
-    if (index === 0) return [{ ...at(first), text: `${name} ${spelled}` }];
-    return [
-      { ...at(first), text: `${name} ${lowerFirst}` },
-      { ...at(verb), text: spelled },
-    ];
+  if (negated !== undefined && !subjectWords.has(words[index + 1]?.lower ?? '')) {
+    return subjectBefore(verb.text.includes('’') ? negated.replace("'", '’') : negated);
   }
   const tags = context.tokenAt(contentStart + verb.start)?.tags;
   if (tags?.has('ProperNoun') === true && index === 0) return null;
@@ -417,12 +420,7 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
   if (droppedSubjectVerbs.has(verb.lower)) {
     // "Love sure does bring us joy": a verb of its own makes "Love" the subject, not a dropped "I".
     if (hasOwnVerb(words, index + 1, contentStart, context)) return null;
-    const conjugated = thirdPerson(verb.lower) ?? verb.lower;
-    if (index === 0) return [{ ...at(first), text: `${name} ${conjugated}` }];
-    return [
-      { ...at(first), text: `${name} ${lowerFirst}` },
-      { ...at(verb), text: conjugated },
-    ];
+    return subjectBefore(thirdPerson(verb.lower) ?? verb.lower);
   }
   const past = tags !== undefined && tags.has('PastTense') && !tags.has('Adjective') && !tags.has('Participle');
   if (past) return [{ ...at(first), text: `${name} ${lowerFirst}` }];

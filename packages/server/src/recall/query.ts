@@ -22,9 +22,12 @@ export function queryTerms(question: string): string[] {
 }
 
 
+/** A capitalised word of a question, possibly possessive ("Caroline's"). */
+const NAME_WORD = /\b\p{Lu}[\p{L}'’-]+/gu;
+
 /** Capitalised words of the question: names the asker expects the memory to be about. */
 export function questionNames(question: string): string[] {
-  const names = question.match(/\b\p{Lu}[\p{L}'’-]+/gu) ?? [];
+  const names = question.match(NAME_WORD) ?? [];
   return [...new Set(names.map((name) => name.replace(/['’]s$/u, '').toLowerCase()))].filter(
     (name) => !QUESTION_WORDS.has(name),
   );
@@ -32,7 +35,7 @@ export function questionNames(question: string): string[] {
 
 /** How the question spells a name it holds in lower case ("vivaldi" → "Vivaldi"). */
 export function nameAsWritten(question: string, name: string): string {
-  const found = question.match(/\b\p{Lu}[\p{L}'’-]+/gu)?.find((word) => word.replace(/['’]s$/u, '').toLowerCase() === name);
+  const found = question.match(NAME_WORD)?.find((word) => word.replace(/['’]s$/u, '').toLowerCase() === name);
   return found?.replace(/['’]s$/u, '') ?? name;
 }
 

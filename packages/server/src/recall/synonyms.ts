@@ -310,8 +310,9 @@ export function personClasses(name: string, steps = PLACE_KIND_STEPS): string[] 
   const cached = personCache.get(key);
   if (cached) return cached;
   let classes: string[] = [];
-  if (dictionaryPath() !== null && /^\p{Lu}[\p{L}-]+$/u.test(name) && lookUp('noun', name.toLowerCase()).length && !placeSynset(name) && !nlp(name).has('#FirstName')) {
-    for (const offset of lookUp('noun', name.toLowerCase())) {
+  const offsets = dictionaryPath() !== null && /^\p{Lu}[\p{L}-]+$/u.test(name) ? lookUp('noun', name.toLowerCase()) : [];
+  if (offsets.length && !placeSynset(name) && !nlp(name).has('#FirstName')) {
+    for (const offset of offsets) {
       const fields = readSynset('noun', offset).split(' ');
       if (fields[1] !== PEOPLE || !synsetWords(fields).includes(name)) continue;
       const instanceOf = pointersOf(fields, ['@i']);
@@ -385,7 +386,7 @@ export function broaderText(text: string): string {
   for (const word of text.match(/(?<![\p{L}'’])[a-z][a-z-]{2,}\b/gu) ?? []) {
     for (const broader of broaderWords(word)) words.add(broader);
   }
-  for (const place of placesIn(text, BROADER_DEPTH)) words.add(place);
+  for (const place of placeNames(text)) for (const word of placeClasses(place, BROADER_DEPTH)) words.add(word);
   return [...words].join(' ');
 }
 
@@ -401,7 +402,7 @@ const PLACE_KIND_STEPS = 2;
  * ("Nike", "YouTube").
  */
 export function nameKinds(text: string, names: readonly string[] = []): string {
-  const kinds = placesIn(text, PLACE_KIND_STEPS);
+  const kinds = placeNames(text).flatMap((place) => placeClasses(place, PLACE_KIND_STEPS));
   // Every place WordNet files under locations is a place and a location, whatever else it is.
   if (kinds.length) kinds.push('place', 'location');
   for (const name of text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+/gu) ?? []) kinds.push(...personClasses(name));
@@ -427,19 +428,16 @@ function isOrganization(name: string): boolean {
  * below its own words, since Tampa is in a state without being one.
  */
 export function surroundingPlaces(text: string): string {
-  return [...new Set(placesIn(text, 0, true))].join(' ');
+  return [...new Set(placeNames(text).flatMap(placesAround))].join(' ');
 }
 
-/** The classes of the places a text names (one or two capitalised words), `steps` up, or with `around` the places they lie in. */
-function placesIn(text: string, steps: number, around = false): string[] {
-  const classes: string[] = [];
+/** The capitalised names of a text that may be places: two words that WordNet knows together ("New York"), else one. */
+function placeNames(text: string): string[] {
+  const names: string[] = [];
   for (const name of text.match(/(?<![\p{L}'’])\p{Lu}[\p{L}-]+(?:\s\p{Lu}[\p{L}-]+)?/gu) ?? []) {
     const parts = name.split(/\s/);
     // "New York" as one place, else each word on its own ("Rome Italy").
-    const whole = parts.length === 2 && placeSynset(parts.join(' ')) ? [parts.join(' ')] : parts;
-    for (const place of whole) classes.push(...(around ? placesAround(place) : placeClasses(place, steps)));
+    names.push(...(parts.length === 2 && placeSynset(parts.join(' ')) ? [parts.join(' ')] : parts));
   }
-  return classes;
+  return names;
 }
-
-
