@@ -325,6 +325,12 @@ export function scoreHits(
     return Math.max(...seen.map((lexeme) => idf[lexeme]));
   });
   const sum = weights.reduce((left, right) => left + right, 0);
+  // What a memory naming a kind of a word (or of its related words) scores for it, each class no more than its own rarity.
+  const classMatches = words.map((word, index) =>
+    [...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const), ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const)].map(
+      ([lexeme, weight]) => [lexeme, weight * Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9))] as const,
+    ),
+  );
   const newest = Math.max(...hits.map((hit) => hit.created_at));
   const oldest = Math.min(...hits.map((hit) => hit.created_at));
 
@@ -337,12 +343,7 @@ export function scoreHits(
       const inSlot = word.attribute !== undefined && hit.slot !== null && hit.slot.endsWith(`|${word.attribute}`);
       if (inSlot) match = 1;
       if (inSlot || word.own.some((lexeme) => hit.levels[lexeme] === 3)) ownWords += weights[index];
-      for (const [lexemes, weight] of [[word.broader, BROADER_WEIGHT], [word.relatedBroader, RELATED_BROADER_WEIGHT]] as const) {
-        for (const lexeme of lexemes) {
-          const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));
-          match = Math.max(match, weight * share * (hit.levels[lexeme] ? 1 : 0));
-        }
-      }
+      for (const [lexeme, value] of classMatches[index]) if (hit.levels[lexeme]) match = Math.max(match, value);
       for (const lexeme of word.related) {
         // A related word counts by its own rarity too: "go" for "moved" is worth little.
         const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));

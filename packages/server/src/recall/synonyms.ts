@@ -27,9 +27,14 @@ const cache = new Map<string, string[]>();
  * every space), so a cache that grows past this many entries starts again.
  */
 const CACHE_ENTRIES = 50_000;
-function remember<T>(store: Map<string, T>, key: string, value: T): void {
+/** The value cached in `store` under `key`, computed and kept on the first call. */
+function cachedIn<T>(store: Map<string, T>, key: string, compute: () => T): T {
+  const found = store.get(key);
+  if (found !== undefined) return found;
+  const value = compute();
   if (store.size >= CACHE_ENTRIES) store.clear();
   store.set(key, value);
+  return value;
 }
 
 function dictionaryPath(): string | null {
@@ -174,10 +179,9 @@ function membersOf(word: string): string[] {
  */
 export function relatedWords(word: string): string[] {
   const lower = word.toLowerCase();
-  const cached = cache.get(lower);
-  if (cached) return cached;
-  const related: string[] = [];
-  if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) {
+  return cachedIn(cache, lower, () => {
+    if (dictionaryPath() === null || !/^[a-z][a-z-]*$/.test(lower)) return [];
+    const related: string[] = [];
     for (const part of PARTS) {
       const known = knownForm(lower, part);
       if (known === null) continue;
@@ -187,11 +191,9 @@ export function relatedWords(word: string): string[] {
         }
       }
     }
-  }
-  const kept = related.slice(0, MAX_RELATED);
-  if (dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower)) kept.push(...membersOf(lower).filter((member) => !kept.includes(member)));
-  remember(cache, lower, kept);
-  return kept;
+    const kept = related.slice(0, MAX_RELATED);
+    return [...kept, ...membersOf(lower).filter((member) => !kept.includes(member))];
+  });
 }
 
 /** Closes the data files (tests and shutdown). */
@@ -215,16 +217,12 @@ const broaderCache = new Map<string, string[]>();
  */
 export function broaderWords(word: string): string[] {
   const lower = word.toLowerCase();
-  const cached = broaderCache.get(lower);
-  if (cached) return cached;
-  let broader: string[] = [];
-  const known = dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower) ? knownForm(lower, 'noun') : null;
-  if (known !== null) {
+  return cachedIn(broaderCache, lower, () => {
+    const known = dictionaryPath() !== null && /^[a-z][a-z-]*$/.test(lower) ? knownForm(lower, 'noun') : null;
+    if (known === null) return [];
     const above = known.offsets.slice(0, BROADER_SENSES).flatMap((offset) => hypernymsOf(readSynset('noun', offset).split(' ')));
-    broader = classHeads(above, (head) => !TOO_GENERAL.has(head) && head !== lower && head !== known.form);
-  }
-  remember(broaderCache, lower, broader);
-  return broader;
+    return classHeads(above, (head) => !TOO_GENERAL.has(head) && head !== lower && head !== known.form);
+  });
 }
 
 /** WordNet's lexicographer file of places (countries, states, cities, regions). */
@@ -238,26 +236,36 @@ const placeCache = new Map<string, string[]>();
  * "John" in a conversation is not the apostle).
  */
 export function placeClasses(name: string, steps = BROADER_DEPTH): string[] {
-  const key = `${steps}:${name}`;
-  const cached = placeCache.get(key);
-  if (cached) return cached;
-  const fields = placeSynset(name);
-  // A place's own class is never too general: "American state" names a state.
-  const classes = fields ? classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps) : [];
-  remember(placeCache, key, classes);
-  return classes;
+  return cachedIn(placeCache, `${steps}:${name}`, () => {
+    const fields = placeSynset(name);
+    return fields ? instanceClasses(fields, steps) : [];
+  });
 }
 
-/** The WordNet location synset a name spelled with these capitals names, or null. */
-function placeSynset(name: string): string[] | null {
+/**
+ * What an instance (a place, a person) is: the classes WordNet makes it an instance of, and up
+ * from there, `steps` levels in all. Its own class is never too general: "American state" names
+ * a state.
+ */
+function instanceClasses(fields: string[], steps: number): string[] {
+  return classHeads(pointersOf(fields, ['@i']), (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps);
+}
+
+/**
+ * The first WordNet noun synset of a lexicographer file (LOCATIONS, PEOPLE) that a name spelled
+ * with these capitals names ("New York" as New_York) and `accept` takes, or null.
+ */
+function namedSynset(name: string, file: string, accept: (fields: string[]) => boolean = () => true): string[] | null {
   if (dictionaryPath() === null || !/^\p{Lu}[\p{L}-]*(?: \p{Lu}[\p{L}-]*)*$/u.test(name)) return null;
   const spelled = name.replaceAll(' ', '_');
   for (const offset of lookUp('noun', spelled.toLowerCase())) {
     const fields = readSynset('noun', offset).split(' ');
-    if (fields[1] === LOCATIONS && synsetWords(fields).includes(spelled)) return fields;
+    if (fields[1] === file && synsetWords(fields).includes(spelled) && accept(fields)) return fields;
   }
   return null;
 }
+
+const placeSynset = (name: string) => namedSynset(name, LOCATIONS);
 
 /** How many steps out a named place's surroundings go (Tampa → Florida → United States). */
 const WITHIN_STEPS = 2;
@@ -270,29 +278,27 @@ const withinCache = new Map<string, string[]>();
  * Florida?". [] for anything WordNet does not file as a place.
  */
 export function placesAround(name: string): string[] {
-  const cached = withinCache.get(name);
-  if (cached) return cached;
-  const around: string[] = [];
-  const place = placeSynset(name);
-  let level = place ? [place] : [];
-  for (let step = 0; step < WITHIN_STEPS && level.length; step++) {
-    const next: string[][] = [];
-    for (const fields of level) {
-      for (const offset of pointersOf(fields, ['#p'])) {
-        const outer = readSynset('noun', offset).split(' ');
-        if (outer[1] !== LOCATIONS) continue;
-        // Its name when one word ("Florida"; "United States" would add "united" to the memory).
-        const [named] = synsetWords(outer);
-        if (!named.includes('_')) around.push(named.toLowerCase());
-        around.push(...classHeads(pointersOf(outer, ['@i']), () => true, 1));
-        next.push(outer);
+  return cachedIn(withinCache, name, () => {
+    const around: string[] = [];
+    const place = placeSynset(name);
+    let level = place ? [place] : [];
+    for (let step = 0; step < WITHIN_STEPS && level.length; step++) {
+      const next: string[][] = [];
+      for (const fields of level) {
+        for (const offset of pointersOf(fields, ['#p'])) {
+          const outer = readSynset('noun', offset).split(' ');
+          if (outer[1] !== LOCATIONS) continue;
+          // Its name when one word ("Florida"; "United States" would add "united" to the memory).
+          const [named] = synsetWords(outer);
+          if (!named.includes('_')) around.push(named.toLowerCase());
+          around.push(...classHeads(pointersOf(outer, ['@i']), () => true, 1));
+          next.push(outer);
+        }
       }
+      level = next;
     }
-    level = next;
-  }
-  const words = [...new Set(around)].filter((word) => word.length > 2 && word !== 'of');
-  remember(withinCache, name, words);
-  return words;
+    return [...new Set(around)].filter((word) => word.length > 2 && word !== 'of');
+  });
 }
 
 /** WordNet's lexicographer file of people. */
@@ -302,27 +308,17 @@ const personCache = new Map<string, string[]>();
 /**
  * What a well-known person named by surname is ("Bach" → organist, composer, musician;
  * "Tolkien" → writer), from the instance hypernyms of a WordNet person spelled with the same
- * capitals, `steps` levels up; [] for first names, which name the people of a conversation
- * ("John" is not the apostle), for places ("Washington"), and for anything else.
+ * capitals, two levels up as for places; [] for first names, which name the people of a
+ * conversation ("John" is not the apostle), for places ("Washington"), and for anything else.
  */
-export function personClasses(name: string, steps = PLACE_KIND_STEPS): string[] {
-  const key = `${steps}:${name}`;
-  const cached = personCache.get(key);
-  if (cached) return cached;
-  let classes: string[] = [];
-  const offsets = dictionaryPath() !== null && /^\p{Lu}[\p{L}-]+$/u.test(name) ? lookUp('noun', name.toLowerCase()) : [];
-  if (offsets.length && !placeSynset(name) && !nlp(name).has('#FirstName')) {
-    for (const offset of offsets) {
-      const fields = readSynset('noun', offset).split(' ');
-      if (fields[1] !== PEOPLE || !synsetWords(fields).includes(name)) continue;
-      const instanceOf = pointersOf(fields, ['@i']);
-      if (!instanceOf.length) continue;
-      classes = classHeads(instanceOf, (head, depth) => depth === 0 || !TOO_GENERAL.has(head), steps);
-      break;
-    }
-  }
-  remember(personCache, key, classes);
-  return classes;
+export function personClasses(name: string): string[] {
+  return cachedIn(personCache, name, () => {
+    if (!/^\p{Lu}[\p{L}-]+$/u.test(name)) return [];
+    // A person by name is an instance of something ("French" the people is not; the sculptor is).
+    const person = namedSynset(name, PEOPLE, (fields) => pointersOf(fields, ['@i']).length > 0);
+    if (person === null || placeSynset(name) !== null || nlp(name).has('#FirstName')) return [];
+    return instanceClasses(person, PLACE_KIND_STEPS);
+  });
 }
 
 /**
@@ -414,12 +410,7 @@ const organizationCache = new Map<string, boolean>();
 
 /** Whether compromise's lexicon knows a name as an organisation ("Nike", "Google", "Red Cross"). */
 function isOrganization(name: string): boolean {
-  let known = organizationCache.get(name);
-  if (known === undefined) {
-    known = nlp(name).has('#Organization');
-    remember(organizationCache, name, known);
-  }
-  return known;
+  return cachedIn(organizationCache, name, () => nlp(name).has('#Organization'));
 }
 
 /**
