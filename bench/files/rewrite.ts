@@ -29,7 +29,13 @@ function paragraph(seed: number): string {
 function document(paragraphs: number, changed: number | null): string {
   const parts: string[] = [];
   for (let index = 0; index < paragraphs; index++) {
-    parts.push(index === changed ? paragraph(index).replace(/lives in \w+/, 'lives in Reykjavik').replace(/owns [^.]+/, 'owns a sailing boat') : paragraph(index));
+    parts.push(
+      index === changed
+        ? paragraph(index)
+            .replace(/lives in \w+/, 'lives in Reykjavik')
+            .replace(/owns [^.]+/, 'owns a sailing boat')
+        : paragraph(index),
+    );
   }
   return `# People\n\n${parts.join('\n\n')}\n`;
 }
@@ -42,7 +48,13 @@ async function main(): Promise<void> {
   const changed = document(paragraphs, Math.floor(paragraphs / 2));
 
   const server = await startServer(
-    loadConfig({ ENGRAM_PORT: '0', ENGRAM_DATA_DIR: 'memory://', ENGRAM_BOOTSTRAP_KEY: KEY, ENGRAM_POLL_MS: '20', ENGRAM_ACCOUNT_RPM: '100000' }),
+    loadConfig({
+      ENGRAM_PORT: '0',
+      ENGRAM_DATA_DIR: 'memory://',
+      ENGRAM_BOOTSTRAP_KEY: KEY,
+      ENGRAM_POLL_MS: '20',
+      ENGRAM_ACCOUNT_RPM: '100000',
+    }),
   );
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${server.url}${path}`, {
@@ -82,7 +94,11 @@ async function main(): Promise<void> {
     console.log(`File: ${kb} kB, ${paragraphs} paragraphs of 5 sentences; the rewrite changes 2 sentences of 1 paragraph.`);
     console.log('| write | learned tokens (billed) | PUT answered | until learned | memories of the file |');
     console.log('| --- | ---: | ---: | ---: | ---: |');
-    for (const [label, run] of [['fresh', fresh], ['rewrite, one paragraph changed', rewrite], ['same text again', unchanged]] as const) {
+    for (const [label, run] of [
+      ['fresh', fresh],
+      ['rewrite, one paragraph changed', rewrite],
+      ['same text again', unchanged],
+    ] as const) {
       console.log(`| ${label} | ${run.tokens} | ${run.putMs} ms | ${run.totalMs} ms | ${run.memories} |`);
     }
   } finally {

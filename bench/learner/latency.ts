@@ -22,7 +22,13 @@ for (let n = 1; note.length < bytes; n++) note += sentences.map((sentence) => se
 async function measure(threads: string) {
   const key = 'egk_bench_latency_0123456789abcdef';
   const server = await startServer(
-    loadConfig({ ENGRAM_PORT: '0', ENGRAM_DATA_DIR: 'memory://', ENGRAM_BOOTSTRAP_KEY: key, ENGRAM_POLL_MS: '20', ENGRAM_LEARNER_THREADS: threads }),
+    loadConfig({
+      ENGRAM_PORT: '0',
+      ENGRAM_DATA_DIR: 'memory://',
+      ENGRAM_BOOTSTRAP_KEY: key,
+      ENGRAM_POLL_MS: '20',
+      ENGRAM_LEARNER_THREADS: threads,
+    }),
     { announceKey: () => {} },
   );
   const call = async (method: string, path: string, body?: unknown) => {

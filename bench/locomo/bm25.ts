@@ -2,12 +2,15 @@ import { stemmer } from 'stemmer';
 
 /** English stop words left out of the BM25 baseline (a common short list). */
 const STOP = new Set(
-  ('a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with ' +
+  (
+    'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with ' +
     'i me my we our you your he him his she her it its them what which who whom when where why how did do does done have has had been ' +
-    'were am so just can could would should about from up out very too also some any all').split(' '),
+    'were am so just can could would should about from up out very too also some any all'
+  ).split(' '),
 );
 
-const terms = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP.has(word)).map((word) => stemmer(word));
+const terms = (text: string) =>
+  (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP.has(word)).map((word) => stemmer(word));
 
 /** Plain BM25 (k1 1.2, b 0.75) over raw turns: returns a function ranking turn ids for a question. */
 export function bm25Ranking(documents: { id: string; text: string }[]): (question: string, limit: number) => string[] {

@@ -27,7 +27,14 @@ export function normaliseEvidence(evidence: string[]): Set<string> {
 const ARTICLES = new Set(['a', 'an', 'the', 'and']);
 /** LoCoMo's answer normalisation: lower case, no punctuation or articles, Porter stems. */
 export function answerTokens(text: string): string[] {
-  return (text.toLowerCase().replace(/,/g, '').match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !ARTICLES.has(word)).map((word) => stemmer(word));
+  return (
+    text
+      .toLowerCase()
+      .replace(/,/g, '')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
+    .filter((word) => !ARTICLES.has(word))
+    .map((word) => stemmer(word));
 }
 
 /** Token F1 between a written answer and the gold answer. */

@@ -2,7 +2,12 @@
  * LoCoMo retrieval benchmark (protocol: shared/eval/README.md).
  *
  *   npm run bench:locomo -- [--conversations conv-26,conv-30 | --conversations 2] [--no-answers] [--json out.json]
- *     [--misses misses.txt] [--answers answers.txt]
+ *     [--misses misses.txt] [--answers answers.txt] [--judge]
+ *
+ * Model mode: with ENGRAM_LLM_BASE_URL (and ENGRAM_LLM_API_KEY, ENGRAM_LLM_MODEL) set, the
+ * in-process server learns and answers with that model (docs/model.md); without them every
+ * figure is the offline one. --judge adds LoCoMo's LLM-judge score of ask's answers, which
+ * needs a model (ENGRAM_JUDGE_* or the ENGRAM_LLM_* ones) and so cannot run offline.
  *
  * Runs against a real Engram: one started in-process on a free port over an in-memory
  * PGlite, or the one at ENGRAM_BASE_URL (with ENGRAM_API_KEY). The data is read from
@@ -14,10 +19,11 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { learnFromMessages, readMessages } from '../../packages/server/src/learn/index.js';
-import { startServer } from '../../packages/server/src/server.js';
 import { questionNames } from '../../packages/server/src/recall/query.js';
+import { startServer } from '../../packages/server/src/server.js';
 import { bm25Ranking } from './bm25.js';
-import { parseSessionDate, normaliseEvidence, tokenF1, answerInText } from './measure.js';
+import { createJudge } from './judge.js';
+import { answerInText, normaliseEvidence, parseSessionDate, tokenF1 } from './measure.js';
 
 interface Turn {
   speaker: string;
@@ -75,9 +81,12 @@ const dataPath = process.env.LOCOMO_PATH ?? resolve(here, '../../../shared/eval/
 let samples = JSON.parse(readFileSync(dataPath, 'utf8')) as Sample[];
 const chosen = argument('conversations');
 if (chosen) {
-  samples = /^\d+$/.test(chosen) ? samples.slice(0, Number(chosen)) : samples.filter((sample) => chosen.split(',').includes(sample.sample_id));
+  samples = /^\d+$/.test(chosen)
+    ? samples.slice(0, Number(chosen))
+    : samples.filter((sample) => chosen.split(',').includes(sample.sample_id));
 }
 const withAnswers = !flag('no-answers');
+const judge = flag('judge') ? createJudge() : null;
 const missesPath = argument('misses');
 /** --answers FILE: each answerable question with the gold answer and what ask wrote. */
 const answersPath = argument('answers');
@@ -112,7 +121,15 @@ let close: (() => Promise<void>) | null = null;
 if (!baseUrl) {
   apiKey = 'egk_bench_locomo_0123456789abcdef';
   const server = await startServer(
-    loadConfig({ ENGRAM_PORT: '0', ENGRAM_DATA_DIR: 'memory://', ENGRAM_BOOTSTRAP_KEY: apiKey, ENGRAM_ACCOUNT_RPM: '1000000', ENGRAM_POLL_MS: '20' }),
+    loadConfig({
+      ENGRAM_PORT: '0',
+      ENGRAM_DATA_DIR: 'memory://',
+      ENGRAM_BOOTSTRAP_KEY: apiKey,
+      ENGRAM_ACCOUNT_RPM: '1000000',
+      ENGRAM_POLL_MS: '20',
+      // Model mode when the operator's ENGRAM_LLM_* are set; offline otherwise.
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('ENGRAM_LLM_'))),
+    }),
     { announceKey: () => {} },
   );
   baseUrl = server.url;
@@ -143,6 +160,9 @@ interface Tally {
   f1: number;
   f1Asked: number;
   empty: number;
+  /** Answers the LLM judge read (--judge), and those it found correct. */
+  judged: number;
+  judgedCorrect: number;
   /** Share of the evidence turns that taught any memory (the most recall can find). */
   reachable: number;
 }
@@ -155,6 +175,8 @@ const newTally = (): Tally => ({
   contextHas: 0,
   contextAsked: 0,
   f1: 0,
+  judged: 0,
+  judgedCorrect: 0,
   f1Asked: 0,
   empty: 0,
   reachable: 0,
@@ -175,7 +197,8 @@ let unrelatedAsked = 0;
 /** The score recall judges by (recall/search.ts `judge`), from the memories a search returned. */
 function judged(memories: { score: number; about: string[] }[], question: string): number {
   const names = questionNames(question);
-  const about = (memory: { about: string[] }) => memory.about.some((known) => names.some((name) => known.toLowerCase() === name || known.toLowerCase().startsWith(`${name} `)));
+  const about = (memory: { about: string[] }) =>
+    memory.about.some((known) => names.some((name) => known.toLowerCase() === name || known.toLowerCase().startsWith(`${name} `)));
   return (memories.find(about) ?? memories[0])?.score ?? 0;
 }
 
@@ -193,10 +216,16 @@ for (const sample of samples) {
 
   // The learner alone, in this process, on one core: turns a second (after one warm-up pass
   // over the first session, so that the tagger's start-up is not counted).
-  if (!learnerTurns) learnFromMessages(readMessages(sessions[0].turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: sessions[0].at }))), { writtenAt: new Date() });
+  if (!learnerTurns)
+    learnFromMessages(
+      readMessages(sessions[0].turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: sessions[0].at }))),
+      { writtenAt: new Date() },
+    );
   const pureStart = performance.now();
   const learned = sessions.map((session) => {
-    const messages = readMessages(session.turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: session.at })));
+    const messages = readMessages(
+      session.turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: session.at })),
+    );
     return learnFromMessages(messages, { writtenAt: new Date(session.at) });
   });
   learnerSeconds += (performance.now() - pureStart) / 1000;
@@ -267,8 +296,16 @@ for (const sample of samples) {
       const byId = new Map(sessions.flatMap((session) => session.turns.map((turn) => [turn.dia_id, turn] as const)));
       misses.push(
         `Q [${category}] ${item.question}\n` +
-          [...evidence].map((id) => `  want ${id} at ${ranked.indexOf(id) + 1 || '-'} ${byId.get(id)?.speaker}: ${byId.get(id) ? turnText(byId.get(id)!) : '?'}\n`).join('') +
-          found.memories.slice(0, 5).map((memory: { text: string; score: number }, index: number) => `  got ${ranked[index]} ${memory.score} ${memory.text}\n`).join(''),
+          [...evidence]
+            .map(
+              (id) =>
+                `  want ${id} at ${ranked.indexOf(id) + 1 || '-'} ${byId.get(id)?.speaker}: ${byId.get(id) ? turnText(byId.get(id)!) : '?'}\n`,
+            )
+            .join('') +
+          found.memories
+            .slice(0, 5)
+            .map((memory: { text: string; score: number }, index: number) => `  got ${ranked[index]} ${memory.score} ${memory.text}\n`)
+            .join(''),
       );
     }
     for (const key of [category, 'overall']) {
@@ -290,6 +327,7 @@ for (const sample of samples) {
     if (withAnswers) {
       const context = await call('POST', '/v1/context', space, { question: item.question, limit: 12 });
       const asked = await call('POST', '/v1/ask', space, { question: item.question });
+      const verdict = judge && item.answer !== undefined ? await judge(item.question, String(item.answer), asked.answer) : null;
       for (const key of [category, 'overall']) {
         const entry = tally(key);
         if (context.empty) entry.empty += 1;
@@ -298,10 +336,16 @@ for (const sample of samples) {
           if (answerInText(String(item.answer), context.context)) entry.contextHas += 1;
           entry.f1Asked += 1;
           entry.f1 += tokenF1(asked.answer ?? '', String(item.answer));
+          if (verdict !== null) {
+            entry.judged += 1;
+            if (verdict) entry.judgedCorrect += 1;
+          }
         }
       }
       if (answersPath && item.answer !== undefined) {
-        answerLines.push(`[${category}] ${item.question}\n  gold: ${item.answer}\n  ask:  ${asked.answer}  (F1 ${tokenF1(asked.answer ?? '', String(item.answer)).toFixed(2)})`);
+        answerLines.push(
+          `[${category}] ${item.question}\n  gold: ${item.answer}\n  ask:  ${asked.answer}  (F1 ${tokenF1(asked.answer ?? '', String(item.answer)).toFixed(2)})`,
+        );
       }
     }
   }
@@ -325,7 +369,9 @@ const order = ['single-hop', 'multi-hop', 'temporal', 'open-domain', 'adversaria
 const lines: string[] = [];
 lines.push(`LoCoMo dev (${samples.map((sample) => sample.sample_id).join(', ')}), ${tally('overall').questions} questions`);
 lines.push('');
-lines.push('| category | n | R@5 | R@10 | R@25 | R@50 | hit@10 | MRR | BM25 R@5 | BM25 R@10 | BM25 R@25 | answer in context | ask F1 | empty | reachable |');
+lines.push(
+  '| category | n | R@5 | R@10 | R@25 | R@50 | hit@10 | MRR | BM25 R@5 | BM25 R@10 | BM25 R@25 | answer in context | ask F1 | empty | reachable |',
+);
 lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const key of order) {
   const entry = tallies.get(key);
@@ -340,17 +386,34 @@ for (const key of order) {
 const sorted = [...latencies].sort((left, right) => left - right);
 const quantile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 lines.push('');
-lines.push(`mean words per returned memory: ${(wordsReturned / Math.max(1, memoriesReturned)).toFixed(1)} (top 10: ${(words10 / Math.max(1, returned10)).toFixed(1)})`);
+lines.push(
+  `mean words per returned memory: ${(wordsReturned / Math.max(1, memoriesReturned)).toFixed(1)} (top 10: ${(words10 / Math.max(1, returned10)).toFixed(1)})`,
+);
 if (withAnswers) lines.push(`unrelated questions judged empty: ${percent(unrelatedEmpty, unrelatedAsked)}% of ${unrelatedAsked}`);
-lines.push(`search latency (HTTP, limit 50): p50 ${quantile(0.5).toFixed(1)} ms, p95 ${quantile(0.95).toFixed(1)} ms (load average at the end ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`);
+lines.push(
+  `search latency (HTTP, limit 50): p50 ${quantile(0.5).toFixed(1)} ms, p95 ${quantile(0.95).toFixed(1)} ms (load average at the end ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+);
 lines.push(`learner alone (one core, no store): ${(learnerTurns / learnerSeconds).toFixed(0)} turns/s`);
 for (const entry of learning) {
-  lines.push(`learning ${entry.id}: ${entry.turns} turns → ${entry.memories} memories, ${entry.seconds.toFixed(1)} s through the API (${(entry.turns / entry.seconds).toFixed(0)} turns/s)`);
+  lines.push(
+    `learning ${entry.id}: ${entry.turns} turns → ${entry.memories} memories, ${entry.seconds.toFixed(1)} s through the API (${(entry.turns / entry.seconds).toFixed(0)} turns/s)`,
+  );
 }
+if (judge) {
+  const overall = tally('overall');
+  lines.push(`LLM judge (J): ${percent(overall.judgedCorrect, overall.judged)}% of ${overall.judged} answerable questions`);
+}
+lines.push(
+  `mode: ${process.env.ENGRAM_LLM_BASE_URL && !process.env.ENGRAM_BASE_URL ? `model ${process.env.ENGRAM_LLM_MODEL ?? 'gpt-4o-mini'}` : 'offline (or the server at ENGRAM_BASE_URL)'}`,
+);
 console.log(lines.join('\n'));
 const scoresPath = argument('scores');
 if (scoresPath) writeFileSync(scoresPath, JSON.stringify(bestScores));
 if (missesPath) writeFileSync(missesPath, misses.join('\n'));
 if (answersPath) writeFileSync(answersPath, answerLines.join('\n'));
 const jsonPath = argument('json');
-if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ tallies: Object.fromEntries(tallies), latencies: { p50: quantile(0.5), p95: quantile(0.95) }, learning }, null, 2));
+if (jsonPath)
+  writeFileSync(
+    jsonPath,
+    JSON.stringify({ tallies: Object.fromEntries(tallies), latencies: { p50: quantile(0.5), p95: quantile(0.95) }, learning }, null, 2),
+  );

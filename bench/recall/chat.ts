@@ -17,7 +17,13 @@ const sample = samples[0];
 const turns = Number(process.env.BENCH_TURNS ?? 60);
 const key = 'egk_bench_chat_0123456789abcdef0';
 const server = await startServer(
-  loadConfig({ ENGRAM_PORT: '0', ENGRAM_DATA_DIR: 'memory://', ENGRAM_BOOTSTRAP_KEY: key, ENGRAM_POLL_MS: '20', ENGRAM_ACCOUNT_RPM: '1000000' }),
+  loadConfig({
+    ENGRAM_PORT: '0',
+    ENGRAM_DATA_DIR: 'memory://',
+    ENGRAM_BOOTSTRAP_KEY: key,
+    ENGRAM_POLL_MS: '20',
+    ENGRAM_ACCOUNT_RPM: '1000000',
+  }),
   { announceKey: () => {} },
 );
 const call = async (method: string, path: string, body?: unknown) =>
@@ -56,4 +62,6 @@ for (let turn = 0; turn < turns; turn++) {
 await server.close();
 latencies.sort((left, right) => left - right);
 const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-console.log(`${turns} turns over ${memories} memories: context p50 ${quantile(0.5)} ms, p95 ${quantile(0.95)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`);
+console.log(
+  `${turns} turns over ${memories} memories: context p50 ${quantile(0.5)} ms, p95 ${quantile(0.95)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+);

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import express from 'express';
-import type { Request } from 'express';
 import type { Engram } from '@engram/client';
 import { engramKeys, engramProxy } from '@engram/express';
+import type { Request } from 'express';
+import express from 'express';
 
 const page = fileURLToPath(new URL('../public/index.html', import.meta.url));
 

@@ -1,16 +1,22 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { Engram } from '@engram/client';
+import type { Browser } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createBrowserKeyApp } from '../src/browser-key-app.js';
 import { BROWSER_TEST_KEY } from './setup.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 // On CI a missing browser is a failure; on a laptop without one, the test says so and skips.
 const runs = existsSync(CHROMIUM) || Boolean(process.env.CI);

@@ -1,5 +1,5 @@
-import type { TestProject } from 'vitest/node';
 import { loadConfig, startServer } from '@engram/server';
+import type { TestProject } from 'vitest/node';
 
 /** The owner's key of the Engram this example's test talks to. */
 export const BROWSER_TEST_KEY = 'egk_browser_example_key__0123456789abcdefghij';

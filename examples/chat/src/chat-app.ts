@@ -1,8 +1,8 @@
-import express from 'express';
-import type { Request } from 'express';
-import { streamText, wrapLanguageModel } from 'ai';
-import type { Engram } from '@engram/client';
 import { engramMemory } from '@engram/ai-sdk';
+import type { Engram } from '@engram/client';
+import { streamText, wrapLanguageModel } from 'ai';
+import type { Request } from 'express';
+import express from 'express';
 
 /** A model `wrapLanguageModel` takes: any AI SDK provider's model, or the scripted one. */
 export type ChatModel = Parameters<typeof wrapLanguageModel>[0]['model'];

@@ -1,8 +1,8 @@
 // Run: ENGRAM_API_KEY=egk_… npm start   (add OPENAI_API_KEY=… to talk to OpenAI instead of the scripted model)
 // Then: curl -N localhost:3000/chat -H 'x-user: alice' -H 'content-type: application/json' -d '{"message":"I am vegetarian."}'
 import { Engram } from '@engram/client';
-import { createChatApp } from './chat-app.js';
 import type { ChatModel } from './chat-app.js';
+import { createChatApp } from './chat-app.js';
 import { scriptedModel } from './scripted-model.js';
 
 async function chooseModel(): Promise<ChatModel> {

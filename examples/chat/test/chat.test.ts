@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { Engram } from '@engram/client';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createChatApp } from '../src/chat-app.js';
 import { scriptedModel } from '../src/scripted-model.js';
 import { CHAT_TEST_KEY } from './setup.js';
@@ -21,11 +20,18 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const say = async (user: string, message: string) => {
-  const answer = await fetch(`${url}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': user }, body: JSON.stringify({ message }) });
+  const answer = await fetch(`${url}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-user': user },
+    body: JSON.stringify({ message }),
+  });
   expect(answer.status).toBe(200);
   return answer.text();
 };
-const systemOf = (index: number) => prompts[index]!.filter((message) => message.role === 'system').map((message) => message.content).join('\n');
+const systemOf = (index: number) =>
+  prompts[index]!.filter((message) => message.role === 'system')
+    .map((message) => message.content)
+    .join('\n');
 
 it('remembers what a user said in one request when they ask in the next, and keeps it from others', async () => {
   const [alice, bob] = [`alice-${crypto.randomUUID()}`, `bob-${crypto.randomUUID()}`];
@@ -48,6 +54,10 @@ it('remembers what a user said in one request when they ask in the next, and kee
 });
 
 it('refuses a request with no user', async () => {
-  const answer = await fetch(`${url}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hi' }) });
+  const answer = await fetch(`${url}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message: 'hi' }),
+  });
   expect(answer.status).toBe(401);
 });

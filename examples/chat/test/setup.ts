@@ -1,5 +1,5 @@
-import type { TestProject } from 'vitest/node';
 import { loadConfig, startServer } from '@engram/server';
+import type { TestProject } from 'vitest/node';
 
 /** The owner's key of the Engram this example's test talks to. */
 export const CHAT_TEST_KEY = 'egk_chat_example_test_key_0123456789abcdefghij';

@@ -1,7 +1,7 @@
 import type { ContextParams, Engram } from '@engram/client';
 import { BoundedMap } from './internal/bounded-map.js';
-import { assistantTextAfter, lastUserIndex, textOf, turnKey, withSystemMessage } from './internal/prompt.js';
 import type { CallOptionsLike, PromptPart } from './internal/prompt.js';
+import { assistantTextAfter, lastUserIndex, textOf, turnKey, withSystemMessage } from './internal/prompt.js';
 
 const DEFAULT_TIMEOUT_MS = 2_000;
 const MAX_QUESTION_CHARS = 2_000;
@@ -93,8 +93,7 @@ export interface EngramMemoryMiddleware {
   flush(): Promise<void>;
 }
 
-const reasonOf = (reason: FinishReasonLike | undefined): string | undefined =>
-  typeof reason === 'string' ? reason : reason?.unified;
+const reasonOf = (reason: FinishReasonLike | undefined): string | undefined => (typeof reason === 'string' ? reason : reason?.unified);
 
 /** A turn is over when the model stopped for any reason but to call tools (or to fail). */
 const endsTurn = (reason: FinishReasonLike | undefined): boolean => {

@@ -1,15 +1,15 @@
-import { describe, expect, it } from 'vitest';
 import { Engram } from '@engram/client';
+import { describe, expect, it } from 'vitest';
 import { engramMemory } from '../src/index.js';
-import { closedPortUrl, freshSpace, learned, recordingClient, serverUrl, silentServer, TEST_KEY } from './helpers/server.js';
-import { sdks, systemTexts } from './helpers/sdks.js';
 import type { SeenMessage, Step } from './helpers/sdks.js';
+import { sdks, systemTexts } from './helpers/sdks.js';
+import { closedPortUrl, freshSpace, learned, recordingClient, serverUrl, silentServer, TEST_KEY } from './helpers/server.js';
 
 const reply = (text: string) => (): Step => ({ text });
 const lastRole = (prompt: SeenMessage[]) => prompt[prompt.length - 1]!.role;
 
 describe.each(sdks)('engramMemory with $name', (sdk) => {
-  it('puts what is remembered into a new turn as a system message, after the app\'s own', async () => {
+  it("puts what is remembered into a new turn as a system message, after the app's own", async () => {
     const space = freshSpace('alice');
     const { client, to } = recordingClient();
     await client.memories.add({ text: 'Alice lives in Porto and works as a baker.', space }, { wait: true });
@@ -28,13 +28,13 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     await memory.flush();
   });
 
-  it('saves a generated turn once, as the user\'s words and the reply, and a later turn recalls it', async () => {
+  it("saves a generated turn once, as the user's words and the reply, and a later turn recalls it", async () => {
     const space = freshSpace('bea');
     const { client, to } = recordingClient();
     const memory = engramMemory({ client, space });
-    const { model, prompts } = sdk.model(memory, (prompt) =>
-      ({ text: systemTexts(prompt).some((text) => text.includes('Lisbon')) ? 'You moved to Lisbon.' : 'Noted!' }),
-    );
+    const { model, prompts } = sdk.model(memory, (prompt) => ({
+      text: systemTexts(prompt).some((text) => text.includes('Lisbon')) ? 'You moved to Lisbon.' : 'Noted!',
+    }));
 
     const first = await sdk.generateText({ model, prompt: 'I moved to Lisbon in March for a job at a library.' });
     expect(first.text).toBe('Noted!');
@@ -154,7 +154,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     expect(await listed(alice)).toMatch(/Mochi/);
   });
 
-  it('answers without memory when nothing listens at Engram\'s address', async () => {
+  it("answers without memory when nothing listens at Engram's address", async () => {
     const client = new Engram({ apiKey: TEST_KEY, baseURL: await closedPortUrl(), logger: null, maxRetries: 0 });
     const warnings: unknown[] = [];
     const memory = engramMemory({ client, space: 'nobody', logger: { warn: (message) => warnings.push(message) } });
@@ -207,7 +207,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     expect(handed).toHaveLength(1);
     await Promise.all(handed);
 
-    expect(to('/v1/memories').map((call) => (call.body?.messages as Array<{ content: string }>)[0]!.content)).toEqual([
+    expect(to('/v1/memories').map((call) => (call.body!.messages as Array<{ content: string }>)[0]!.content)).toEqual([
       'I play the cello on Sundays.',
     ]);
     const { sources } = await client.sources.list({ space });

@@ -1,13 +1,13 @@
-import { expectTypeOf, it } from 'vitest';
-import type { LanguageModelMiddleware as Middleware7 } from 'ai';
-import type { LanguageModelMiddleware as Middleware6 } from 'ai-v6';
-import { wrapLanguageModel as wrap7 } from 'ai';
-import { wrapLanguageModel as wrap6 } from 'ai-v6';
-import { MockLanguageModelV4 } from 'ai/test';
-import { MockLanguageModelV3 } from 'ai-v6/test';
 import type { Engram } from '@engram/client';
-import { engramMemory } from '../src/index.js';
+import type { LanguageModelMiddleware as Middleware7 } from 'ai';
+import { wrapLanguageModel as wrap7 } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import type { LanguageModelMiddleware as Middleware6 } from 'ai-v6';
+import { wrapLanguageModel as wrap6 } from 'ai-v6';
+import { MockLanguageModelV3 } from 'ai-v6/test';
+import { expectTypeOf, it } from 'vitest';
 import type { EngramMemoryMiddleware } from '../src/index.js';
+import { engramMemory } from '../src/index.js';
 
 declare const client: Engram;
 

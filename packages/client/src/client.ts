@@ -1,7 +1,7 @@
 import type {
   AskResponse,
-  BriefResponse,
   BriefingResponse,
+  BriefResponse,
   ContextResponse,
   EpisodesResponse,
   GraphResponse,
@@ -18,10 +18,11 @@ import { readEnv } from './internal/read-env.js';
 import type { ClientOptions, Logger, RequestOptions } from './options.js';
 import type {
   AskParams,
-  BriefParams,
   BriefingParams,
+  BriefParams,
   ContextParams,
   EpisodesParams,
+  GraphParams,
   LessonsParams,
   NowParams,
   ProfileParams,
@@ -32,8 +33,8 @@ import { Files } from './resources/files.js';
 import { Intentions } from './resources/intentions.js';
 import { Keys } from './resources/keys.js';
 import { Memories } from './resources/memories.js';
-import { memoryHealth } from './resources/memory-health.js';
 import type { MemoryHealth } from './resources/memory-health.js';
+import { memoryHealth } from './resources/memory-health.js';
 import { Sources } from './resources/sources.js';
 import { Spaces } from './resources/spaces.js';
 
@@ -48,7 +49,7 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /** Only Latin-1 travels in a header; anything else must go in the `space` field of each call. */
 function checkSpace(space: string): string {
-  if (space.trim() === '') throw new EngramError('A space name cannot be blank; leave it out for the owner\'s own memory');
+  if (space.trim() === '') throw new EngramError("A space name cannot be blank; leave it out for the owner's own memory");
   if (space.length > MAX_SPACE_CHARS) throw new EngramError(`A space name is at most ${MAX_SPACE_CHARS} characters`);
   if (/[^\u0020-\u007e\u00a0-\u00ff]/.test(space)) {
     throw new EngramError('This space name cannot be sent in the X-Memory-Space header; pass it as `space` on each call instead');
@@ -104,7 +105,7 @@ export class Engram {
     if (isBrowser() && !apiKey.startsWith(LIMITED_KEY_PREFIX) && !options.dangerouslyAllowBrowser) {
       throw new EngramError(
         'This looks like a browser, and an account key here can be read by anyone using the page. ' +
-          'Give the browser a key limited to its user\'s space (engram.keys.create(), egs_…), ' +
+          "Give the browser a key limited to its user's space (engram.keys.create(), egs_…), " +
           'or pass `dangerouslyAllowBrowser: true` if you understand the risk.',
       );
     }
@@ -120,7 +121,8 @@ export class Engram {
     this.maxRetries = maxRetries;
     this.timeout = timeout;
     // By default only failures are printed; retries go to a logger's debug when one is given.
-    const logger: Logger | null = options.logger === undefined ? { warn: (message, ...details) => console.warn(message, ...details) } : options.logger;
+    const logger: Logger | null =
+      options.logger === undefined ? { warn: (message, ...details) => console.warn(message, ...details) } : options.logger;
     this.#http = new HttpClient({
       apiKey,
       baseURL: this.baseURL,
@@ -227,7 +229,7 @@ export class Engram {
    * The people, places and things remembered, and which remembered sentences connect them.
    * @example const { nodes, edges } = await engram.graph();
    */
-  graph(params: SpaceParams = {}, options?: RequestOptions): Promise<GraphResponse> {
+  graph(params: GraphParams = {}, options?: RequestOptions): Promise<GraphResponse> {
     return this.#http.request<GraphResponse>({ method: 'GET', path: '/v1/graph', query: { ...params } }, options);
   }
 

@@ -2,67 +2,68 @@
  * @engram/client: the typed HTTP client of Engram, per-user long-term memory for AI apps.
  * No runtime dependencies: it needs only fetch, AbortController and Blob.
  */
-export { Engram, DEFAULT_BASE_URL } from './client.js';
+export { DEFAULT_BASE_URL, Engram } from './client.js';
 export {
-  EngramError,
-  APIError,
-  BadRequestError,
-  AuthenticationError,
-  UsagePausedError,
-  PermissionDeniedError,
-  NotFoundError,
-  ConflictError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-  UnreadableError,
-  RateLimitError,
-  InternalServerError,
   APIConnectionError,
+  APIError,
   APITimeoutError,
   APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  EngramError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionDeniedError,
+  RateLimitError,
+  UnreadableError,
+  UnsupportedMediaTypeError,
+  UsagePausedError,
 } from './errors.js';
-export { Page, PagePromise } from './page.js';
+export type { ClientOptions, Fetch, Logger, RequestOptions, SaveOptions, WaitOptions } from './options.js';
 export type { PageBody } from './page.js';
-export type { ClientOptions, RequestOptions, SaveOptions, WaitOptions, Logger, Fetch } from './options.js';
-export type { Uploadable } from './uploadable.js';
+export { Page, PagePromise } from './page.js';
 export type {
-  SpaceParams,
-  MemoryAddParams,
-  MemoryListParams,
-  MemoryBatchParams,
-  MemoryCorrectParams,
-  MemoryUploadParams,
-  FileWriteParams,
-  FileListParams,
-  FileDeleteByPrefixParams,
-  SourceListParams,
-  SourceGetParams,
-  SourceWaitParams,
-  ContextParams,
   AskParams,
-  SearchParams,
   BriefingParams,
-  NowParams,
+  BriefParams,
+  ContextParams,
   EpisodesParams,
-  LessonsParams,
+  FileDeleteByPrefixParams,
+  FileListParams,
+  FileWriteParams,
+  GraphParams,
   IntentionListParams,
   IntentionUpdateParams,
-  ProfileParams,
-  BriefParams,
   KeyCreateParams,
+  LessonsParams,
+  MemoryAddParams,
+  MemoryBatchParams,
+  MemoryCorrectParams,
+  MemoryListParams,
+  MemoryUploadParams,
+  NowParams,
+  ProfileParams,
+  SearchParams,
+  SourceGetParams,
+  SourceListParams,
+  SourceWaitParams,
   SpaceListParams,
+  SpaceParams,
 } from './params.js';
-export { Memories } from './resources/memories.js';
-export type { MemoriesPage } from './resources/memories.js';
+export type { FileDeleteByPrefixResponse, FileDeleteResponse, FilesPage } from './resources/files.js';
 export { Files } from './resources/files.js';
-export type { FilesPage, FileDeleteResponse, FileDeleteByPrefixResponse } from './resources/files.js';
-export { Sources } from './resources/sources.js';
-export type { SourcesPage } from './resources/sources.js';
 export { Intentions } from './resources/intentions.js';
 export { Keys } from './resources/keys.js';
-export { Spaces } from './resources/spaces.js';
-export type { SpacesPage } from './resources/spaces.js';
+export type { MemoriesPage } from './resources/memories.js';
+export { Memories } from './resources/memories.js';
 export type { MemoryHealth } from './resources/memory-health.js';
+export type { SourcesPage } from './resources/sources.js';
+export { Sources } from './resources/sources.js';
+export type { SpacesPage } from './resources/spaces.js';
+export { Spaces } from './resources/spaces.js';
+export type { Uploadable } from './uploadable.js';
 
 /** This package's version. */
 export const CLIENT_VERSION = '0.1.0';

@@ -1,13 +1,14 @@
 import type {
   AddMemoryRequest,
   AskRequest,
-  BriefQuery,
   BriefingRequest,
+  BriefQuery,
   ContextRequest,
   CorrectMemoryRequest,
   CreateKeyRequest,
   EpisodesQuery,
   GetSourceQuery,
+  GraphQuery,
   IntentionsQuery,
   KindFilter,
   Labels,
@@ -54,6 +55,8 @@ export type MemoryCorrectParams = CorrectMemoryRequest;
 export interface MemoryUploadParams {
   file: Uploadable;
   title?: string;
+  /** The project the document belongs to, for briefings (up to 200 characters). */
+  project?: string;
   space?: string;
   /** The file's name; taken from the path, File or stream when left out. */
   filename?: string;
@@ -69,6 +72,10 @@ export interface FileWriteParams {
   text: string;
   /** Replace the file's labels (`{}` clears them); left out keeps them. */
   labels?: Labels;
+  /** `false` keeps the text this write adds without learning it (an app's own record, such as a chat transcript). */
+  learn?: boolean;
+  /** The project the file belongs to, for briefings (up to 200 characters); left out keeps the old one. */
+  project?: string;
   space?: string;
 }
 
@@ -131,6 +138,9 @@ export type IntentionUpdateParams = UpdateIntentionRequest;
 
 /** `profile()`: `subject` left out means the owner. */
 export type ProfileParams = ProfileQuery;
+
+/** `graph()`: `limit` caps the nodes (most memories first). */
+export type GraphParams = WithNumbers<GraphQuery, 'limit'>;
 
 /** `brief()`. */
 export type BriefParams = WithNumbers<BriefQuery, 'limit'>;

@@ -98,7 +98,13 @@ describe('readEnv', () => {
     expect(readEnv('ENGRAM_API_KEY')).toBeUndefined();
     vi.stubGlobal('Deno', { env: { get: (name: string) => (name === 'ENGRAM_API_KEY' ? 'egk_deno' : undefined) } });
     expect(readEnv('ENGRAM_API_KEY')).toBe('egk_deno');
-    vi.stubGlobal('Deno', { env: { get: () => { throw new Error('PermissionDenied'); } } });
+    vi.stubGlobal('Deno', {
+      env: {
+        get: () => {
+          throw new Error('PermissionDenied');
+        },
+      },
+    });
     expect(readEnv('ENGRAM_API_KEY')).toBeUndefined();
   });
 });

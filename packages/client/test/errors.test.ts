@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Logger } from '../src/index.js';
 import {
   APIConnectionError,
   APIError,
@@ -19,11 +20,10 @@ import {
   UnsupportedMediaTypeError,
   UsagePausedError,
 } from '../src/index.js';
-import type { Logger } from '../src/index.js';
 import { source } from './helpers/fixtures.js';
 import { errorBody, fakeClient, json } from './helpers/recording-fetch.js';
-import { TEST_KEY, clientOf, freshSpace, startTestServer } from './helpers/server.js';
 import type { TestServer } from './helpers/server.js';
+import { clientOf, freshSpace, startTestServer, TEST_KEY } from './helpers/server.js';
 
 /** A logger that keeps what it is given. */
 function keepingLogger() {
@@ -60,7 +60,13 @@ describe('errors from a real server', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(authentication.requestId);
     expect(lines[0]).toContain('GET /v1/memories');
-    for (const text of [lines[0]!, authentication.message, inspect(authentication, { depth: 5 }), JSON.stringify(authentication), String(authentication.stack)]) {
+    for (const text of [
+      lines[0]!,
+      authentication.message,
+      inspect(authentication, { depth: 5 }),
+      JSON.stringify(authentication),
+      String(authentication.stack),
+    ]) {
       expect(text).not.toContain(wrongKey);
       expect(text).not.toContain(wrongKey.slice(4));
     }
@@ -79,7 +85,12 @@ describe('errors from a real server', () => {
 
   it('never shows the key in JSON.stringify or util.inspect of the client', () => {
     const engram = clientOf(server).forSpace('user-1');
-    const shown = [JSON.stringify(engram), inspect(engram, { depth: 10, showHidden: true }), inspect(engram.memories, { depth: 10, showHidden: true }), String(engram)];
+    const shown = [
+      JSON.stringify(engram),
+      inspect(engram, { depth: 10, showHidden: true }),
+      inspect(engram.memories, { depth: 10, showHidden: true }),
+      String(engram),
+    ];
     for (const text of shown) expect(text).not.toContain(TEST_KEY);
     expect(JSON.parse(JSON.stringify(engram))).toEqual({ baseURL: server.url, space: 'user-1', maxRetries: 2, timeout: 60_000 });
   });
@@ -103,7 +114,10 @@ describe('errors by status, with an injected fetch', () => {
 
   for (const [status, type, ErrorClass] of cases) {
     it(`answers ${status} ${type} with ${ErrorClass.name}`, async () => {
-      const { engram } = fakeClient(() => json(errorBody(type, `it is ${type}`, `req_${status}`, { field: 'x' }), status, { 'x-request-id': `req_${status}` }), { maxRetries: 0 });
+      const { engram } = fakeClient(
+        () => json(errorBody(type, `it is ${type}`, `req_${status}`, { field: 'x' }), status, { 'x-request-id': `req_${status}` }),
+        { maxRetries: 0 },
+      );
       const error = await engram.memories.add('x').catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ErrorClass);
       expect(ErrorClass.isInstance(error)).toBe(true);
@@ -112,7 +126,8 @@ describe('errors by status, with an injected fetch', () => {
       const apiError = error as APIError;
       expect(apiError).toMatchObject({ status, type, requestId: `req_${status}`, details: { field: 'x' }, name: ErrorClass.name });
       expect(apiError.message).toBe(`${status} ${type}: it is ${type}`);
-      for (const [, , Other] of cases) if (Other !== ErrorClass && Other !== InternalServerError) expect(Other.isInstance(error)).toBe(false);
+      for (const [, , Other] of cases)
+        if (Other !== ErrorClass && Other !== InternalServerError) expect(Other.isInstance(error)).toBe(false);
     });
   }
 
@@ -124,12 +139,18 @@ describe('errors by status, with an injected fetch', () => {
   });
 
   it('takes the request id from the body when the header is missing', async () => {
-    const { engram } = fakeClient(() => new Response(JSON.stringify(errorBody('not_found', 'gone', 'req_body')), { status: 404, headers: { 'content-type': 'application/json' } }));
+    const { engram } = fakeClient(
+      () =>
+        new Response(JSON.stringify(errorBody('not_found', 'gone', 'req_body')), {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
     const error = (await engram.sources.get('src_x').catch((caught: unknown) => caught)) as NotFoundError;
     expect(error.requestId).toBe('req_body');
   });
 
-  it('reads the source from a 422 answer\'s details', async () => {
+  it("reads the source from a 422 answer's details", async () => {
     const failed = source({ status: 'failed', error: { type: 'unreadable', message: 'scanned image only' } });
     const { engram } = fakeClient(() => json(errorBody('unreadable', 'scanned image only', 'req_422', { source: failed }), 422));
     const error = (await engram.memories.add('x').catch((caught: unknown) => caught)) as UnreadableError;
@@ -161,11 +182,16 @@ describe('errors by status, with an injected fetch', () => {
 
   it('logs a connection failure once with no request id, and never the key', async () => {
     const { logger, lines } = keepingLogger();
-    const { engram } = fakeClient(() => {
-      throw new TypeError('fetch failed');
-    }, { maxRetries: 0, logger });
+    const { engram } = fakeClient(
+      () => {
+        throw new TypeError('fetch failed');
+      },
+      { maxRetries: 0, logger },
+    );
     await expect(engram.memories.add('x')).rejects.toBeInstanceOf(APIConnectionError);
-    expect(lines).toEqual([expect.stringMatching(/^\[engram\] POST \/v1\/memories failed: Could not reach the Engram server: fetch failed \(request id none\)$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^\[engram\] POST \/v1\/memories failed: Could not reach the Engram server: fetch failed \(request id none\)$/),
+    ]);
   });
 
   it('logs a retried failure once, after its last retry, and each retry only at debug level', async () => {

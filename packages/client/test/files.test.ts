@@ -1,16 +1,25 @@
 // The server does not serve /v1/files yet (it answers 404 not_found): these tests check the
 // exact requests with an injected fetch, and answers shaped and checked by the protocol schemas.
-import { DeleteFilesResponseSchema, FileListResponseSchema, FileResponseSchema, MoveFilesResponseSchema, WriteFileResponseSchema } from '@engram/protocol';
+import {
+  DeleteFilesResponseSchema,
+  FileListResponseSchema,
+  FileResponseSchema,
+  MoveFilesResponseSchema,
+  WriteFileResponseSchema,
+} from '@engram/protocol';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../src/index.js';
-import { fileRow, source } from './helpers/fixtures.js';
 import { expectRequest } from './helpers/expect-request.js';
+import { fileRow, source } from './helpers/fixtures.js';
 import { errorBody, fakeClient, json } from './helpers/recording-fetch.js';
 
 describe('files (injected fetch: route not served yet)', () => {
   it('write: PUT /v1/files with path, text and labels, answering the file and its source', async () => {
     const answer = WriteFileResponseSchema.parse({
-      path: '/notes/today.md', size: 8, updated_at: '2026-11-22T10:00:00.000Z', created: true,
+      path: '/notes/today.md',
+      size: 8,
+      updated_at: '2026-11-22T10:00:00.000Z',
+      created: true,
       source: source({ kind: 'file', path: '/notes/today.md', title: '/notes/today.md' }),
     });
     const { engram, calls } = fakeClient(() => json(answer));
@@ -18,7 +27,9 @@ describe('files (injected fetch: route not served yet)', () => {
     const written = await user.files.write({ path: '/notes/today.md', text: '# Today\n', labels: { team: 'core' } });
     expect(written).toEqual(answer);
     expectRequest(calls[0], {
-      method: 'PUT', path: '/v1/files', body: { path: '/notes/today.md', text: '# Today\n', labels: { team: 'core' } },
+      method: 'PUT',
+      path: '/v1/files',
+      body: { path: '/notes/today.md', text: '# Today\n', labels: { team: 'core' } },
       headers: { 'x-memory-space': 'user-1' },
     });
   });
@@ -34,7 +45,13 @@ describe('files (injected fetch: route not served yet)', () => {
   });
 
   it('read: GET /v1/files?path=', async () => {
-    const answer = FileResponseSchema.parse({ path: '/a b.md', text: 'hello\r\n', size: 7, updated_at: '2026-11-22T10:00:00.000Z', labels: {} });
+    const answer = FileResponseSchema.parse({
+      path: '/a b.md',
+      text: 'hello\r\n',
+      size: 7,
+      updated_at: '2026-11-22T10:00:00.000Z',
+      labels: {},
+    });
     const { engram, calls } = fakeClient(() => json(answer));
     expect(await engram.files.read('/a b.md', { space: 'user-1' })).toEqual(answer);
     expectRequest(calls[0], { method: 'GET', path: '/v1/files', query: { path: '/a b.md', space: 'user-1' } });
@@ -67,7 +84,11 @@ describe('files (injected fetch: route not served yet)', () => {
   });
 
   it('deleteByPrefix: calls again while the server says more, and adds up what was deleted', async () => {
-    const answers = [{ deleted: 100, more: true }, { deleted: 100, more: true }, { deleted: 7, more: false }];
+    const answers = [
+      { deleted: 100, more: true },
+      { deleted: 100, more: true },
+      { deleted: 7, more: false },
+    ];
     const { engram, calls } = fakeClient((_, index) => json(DeleteFilesResponseSchema.parse(answers[index])));
     expect(await engram.files.deleteByPrefix('/drafts/', { space: 'user-1' })).toEqual({ deleted: 207, more: false });
     expect(calls).toHaveLength(3);
@@ -82,7 +103,9 @@ describe('files (injected fetch: route not served yet)', () => {
 
   it('move: POST /v1/files/move with from and to; a taken target is a ConflictError', async () => {
     const { engram, calls } = fakeClient((_, index) =>
-      index === 0 ? json(MoveFilesResponseSchema.parse({ moved: 3 })) : json(errorBody('conflict', 'A file is at /b/x'), 409, { 'x-should-retry': 'false' }),
+      index === 0
+        ? json(MoveFilesResponseSchema.parse({ moved: 3 }))
+        : json(errorBody('conflict', 'A file is at /b/x'), 409, { 'x-should-retry': 'false' }),
     );
     expect(await engram.files.move('/a', '/b')).toEqual({ moved: 3 });
     expectRequest(calls[0], { method: 'POST', path: '/v1/files/move', body: { from: '/a', to: '/b' } });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Engram } from '../src/index.js';
 import type { Fetch } from '../src/index.js';
-import { TEST_KEY, freshSpace, startTestServer } from './helpers/server.js';
+import { Engram } from '../src/index.js';
 import type { TestServer } from './helpers/server.js';
+import { freshSpace, startTestServer, TEST_KEY } from './helpers/server.js';
 
 let server: TestServer;
 
@@ -22,7 +22,11 @@ function droppingFetch(drops: number) {
   const seen: { key: string | null; replayed: string | null; status: number }[] = [];
   const fetch: Fetch = async (input, init) => {
     const response = await globalThis.fetch(input, init);
-    seen.push({ key: new Headers(init.headers).get('idempotency-key'), replayed: response.headers.get('idempotent-replayed'), status: response.status });
+    seen.push({
+      key: new Headers(init.headers).get('idempotency-key'),
+      replayed: response.headers.get('idempotent-replayed'),
+      status: response.status,
+    });
     if (seen.length <= drops) {
       await response.arrayBuffer();
       throw new TypeError('fetch failed: the connection was reset');

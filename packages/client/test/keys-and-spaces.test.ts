@@ -1,10 +1,16 @@
 // The server does not serve /v1/keys, /v1/spaces or /v1/space yet (404 not_found): these tests
 // check the exact requests with an injected fetch, and answers checked by the protocol schemas.
-import { CreatedKeySchema, EraseSpaceResponseSchema, ListKeysResponseSchema, ListSpacesResponseSchema, RevokeKeyResponseSchema } from '@engram/protocol';
+import {
+  CreatedKeySchema,
+  EraseSpaceResponseSchema,
+  ListKeysResponseSchema,
+  ListSpacesResponseSchema,
+  RevokeKeyResponseSchema,
+} from '@engram/protocol';
 import { describe, expect, it } from 'vitest';
 import { EngramError, PermissionDeniedError } from '../src/index.js';
-import { keyOut, spaceRow } from './helpers/fixtures.js';
 import { expectRequest } from './helpers/expect-request.js';
+import { keyOut, spaceRow } from './helpers/fixtures.js';
 import { errorBody, fakeClient, json } from './helpers/recording-fetch.js';
 
 describe('keys (injected fetch: route not served yet)', () => {
@@ -14,12 +20,17 @@ describe('keys (injected fetch: route not served yet)', () => {
     const created = await engram.forSpace('user-1').keys.create({ name: 'phone', rpm: 60, expires_at: '2026-12-31' });
     expect(created).toEqual(answer);
     expectRequest(calls[0], {
-      method: 'POST', path: '/v1/keys', body: { name: 'phone', rpm: 60, expires_at: '2026-12-31' }, headers: { 'x-memory-space': 'user-1' },
+      method: 'POST',
+      path: '/v1/keys',
+      body: { name: 'phone', rpm: 60, expires_at: '2026-12-31' },
+      headers: { 'x-memory-space': 'user-1' },
     });
   });
 
   it('create by a limited key is a PermissionDeniedError', async () => {
-    const { engram } = fakeClient(() => json(errorBody('permission_denied', 'Limited keys cannot make keys'), 403), { apiKey: 'egs_limited' });
+    const { engram } = fakeClient(() => json(errorBody('permission_denied', 'Limited keys cannot make keys'), 403), {
+      apiKey: 'egs_limited',
+    });
     await expect(engram.keys.create({ space: 'user-1' })).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 
@@ -54,7 +65,7 @@ describe('spaces (injected fetch: route not served yet)', () => {
     expectRequest(calls.at(-1), { method: 'GET', path: '/v1/spaces', query: { limit: '2', cursor: '2' } });
   });
 
-  it('erase: DELETE /v1/space?space=, or the scoped client\'s own space by header', async () => {
+  it("erase: DELETE /v1/space?space=, or the scoped client's own space by header", async () => {
     const answer = EraseSpaceResponseSchema.parse({ space: 'user-1', erased: true });
     const { engram, calls } = fakeClient(() => json(answer));
     expect(await engram.spaces.erase('user-1')).toEqual(answer);
@@ -63,7 +74,7 @@ describe('spaces (injected fetch: route not served yet)', () => {
     expectRequest(calls[1], { method: 'DELETE', path: '/v1/space', headers: { 'x-memory-space': 'user-1' } });
   });
 
-  it('erase refuses, without calling, when no space is named (never the owner\'s memory by accident)', async () => {
+  it("erase refuses, without calling, when no space is named (never the owner's memory by accident)", async () => {
     const { engram, calls } = fakeClient(() => json({}));
     await expect(engram.spaces.erase()).rejects.toBeInstanceOf(EngramError);
     await expect(engram.spaces.erase('  ')).rejects.toThrow(/Name the space/);

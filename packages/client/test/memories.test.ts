@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, ConflictError, NotFoundError } from '../src/index.js';
 import type { Engram } from '../src/index.js';
-import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../src/index.js';
 import type { TestServer } from './helpers/server.js';
+import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
 
 let server: TestServer;
 let engram: Engram;
@@ -31,10 +31,15 @@ describe('memories against a real server', () => {
     expect(memories.some((memory) => /nurse/.test(memory.text))).toBe(true);
   });
 
-  it('adds a conversation and learns the user\'s words as facts about the user', async () => {
+  it("adds a conversation and learns the user's words as facts about the user", async () => {
     const user = engram.forSpace(freshSpace());
     const saved = await user.memories.add(
-      { messages: [{ role: 'user', content: 'My sister Mira lives in Oslo.' }, { role: 'assistant', content: 'Noted!' }] },
+      {
+        messages: [
+          { role: 'user', content: 'My sister Mira lives in Oslo.' },
+          { role: 'assistant', content: 'Noted!' },
+        ],
+      },
       { wait: { timeout: 20_000 } },
     );
     expect(saved.source.kind).toBe('conversation');
@@ -69,7 +74,7 @@ describe('memories against a real server', () => {
     expect(JSON.parse(JSON.stringify(page))).toEqual({ memories: page.memories, counts: page.counts, total: page.total, next: 2 });
   });
 
-  it('gets one memory with its sentence and history, and 404s another space\'s', async () => {
+  it("gets one memory with its sentence and history, and 404s another space's", async () => {
     const space = freshSpace();
     const user = engram.forSpace(space);
     await user.memories.add('Priya collects vinyl records.', { wait: true });
@@ -129,7 +134,7 @@ describe('memories against a real server', () => {
     expect((error as BadRequestError).details).toMatchObject({ field: 'space' });
   });
 
-  it('keeps spaces apart: one user\'s client sees nothing of another\'s', async () => {
+  it("keeps spaces apart: one user's client sees nothing of another's", async () => {
     const ana = engram.forSpace(freshSpace('ana'));
     const ben = engram.forSpace(freshSpace('ben'));
     await ana.memories.add('Ana is allergic to peanuts.', { wait: true });

@@ -10,7 +10,7 @@ const sourcesPage = (ids: string[], total: number, next?: number) => ({
 });
 
 describe('pages', () => {
-  it('is a Page you can await, with the answer\'s fields and items', async () => {
+  it("is a Page you can await, with the answer's fields and items", async () => {
     const { engram } = fakeClient(() => json(sourcesPage(['src_a'], 1)));
     const listing = engram.sources.list();
     expect(listing).toBeInstanceOf(PagePromise);
@@ -22,7 +22,11 @@ describe('pages', () => {
   });
 
   it('iterates page after page, following next with the same parameters', async () => {
-    const pages: Record<string, object> = { 0: sourcesPage(['src_a', 'src_b'], 5, 2), 2: sourcesPage(['src_c', 'src_d'], 5, 4), 4: sourcesPage(['src_e'], 5) };
+    const pages: Record<string, object> = {
+      0: sourcesPage(['src_a', 'src_b'], 5, 2),
+      2: sourcesPage(['src_c', 'src_d'], 5, 4),
+      4: sourcesPage(['src_e'], 5),
+    };
     const { engram, calls } = fakeClient((request) => json(pages[request.url.searchParams.get('cursor')!]));
     const ids: string[] = [];
     for await (const item of engram.forSpace('u1').sources.list({ limit: 2 })) ids.push(item.id);
@@ -57,7 +61,7 @@ describe('pages', () => {
     expect(ids).toEqual(['src_a']);
   });
 
-  it('lets a per-call header replace the client\'s, whatever its case', async () => {
+  it("lets a per-call header replace the client's, whatever its case", async () => {
     const { engram, calls } = fakeClient(() => json(sourcesPage([], 0)), { space: 'u1' });
     await engram.sources.list({}, { headers: { 'x-memory-space': 'u2' } });
     expect(calls[0]!.headers.get('x-memory-space')).toBe('u2');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError } from '../src/index.js';
 import type { Engram } from '../src/index.js';
-import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
+import { BadRequestError } from '../src/index.js';
 import type { TestServer } from './helpers/server.js';
+import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
 
 const EMPTY_CONTEXT = 'There is nothing stored about this yet. Say so rather than guessing.';
 
@@ -32,7 +32,7 @@ describe('recall against a real server', () => {
     const bare = await user.context({ question: 'Where does Clara live?', with_sources: false, limit: 1 });
     expect(bare.memories).toHaveLength(1);
     expect(bare.context).not.toMatch(/\[note/);
-    const unknown = await engram.forSpace(freshSpace()).context('What is Clara\'s job?');
+    const unknown = await engram.forSpace(freshSpace()).context("What is Clara's job?");
     expect(unknown).toMatchObject({ context: EMPTY_CONTEXT, empty: true, used: 0, memories: [] });
   });
 

@@ -41,23 +41,29 @@ describe('retries', () => {
       await engram.sources.list();
       expect(calls).toHaveLength(2);
     }
-    for (const [status, ErrorClass] of [[400, BadRequestError], [404, NotFoundError]] as const) {
+    for (const [status, ErrorClass] of [
+      [400, BadRequestError],
+      [404, NotFoundError],
+    ] as const) {
       const { engram, calls } = fakeClient(() => json(errorBody('x', 'no'), status));
       await expect(engram.sources.list()).rejects.toBeInstanceOf(ErrorClass);
       expect(calls).toHaveLength(1);
     }
   });
 
-  it('follows the server\'s X-Should-Retry when it gives one', async () => {
+  it("follows the server's X-Should-Retry when it gives one", async () => {
     const { engram, calls } = fakeClient(() => json(errorBody('conflict', 'target exists'), 409, { 'x-should-retry': 'false' }));
     await expect(engram.files.move('/a', '/b')).rejects.toMatchObject({ status: 409 });
     expect(calls).toHaveLength(1);
   });
 
   it('retries connection errors, and throws APIConnectionError with the cause when they persist', async () => {
-    const { engram, calls } = fakeClient(() => {
-      throw new TypeError('fetch failed');
-    }, { maxRetries: 1 });
+    const { engram, calls } = fakeClient(
+      () => {
+        throw new TypeError('fetch failed');
+      },
+      { maxRetries: 1 },
+    );
     vi.useFakeTimers();
     const pending = engram.memories.list().catch((caught: unknown) => caught);
     await vi.runAllTimersAsync();
@@ -92,7 +98,9 @@ describe('retries', () => {
   it('waits until a Retry-After HTTP date', async () => {
     vi.useFakeTimers({ now: new Date('2026-11-22T10:00:00Z') });
     const { engram, calls } = fakeClient((_, index) =>
-      index === 0 ? json(errorBody('rate_limited', 'slow down'), 429, { 'retry-after': 'Sun, 22 Nov 2026 10:00:05 GMT' }) : json({ sources: [], total: 0 }),
+      index === 0
+        ? json(errorBody('rate_limited', 'slow down'), 429, { 'retry-after': 'Sun, 22 Nov 2026 10:00:05 GMT' })
+        : json({ sources: [], total: 0 }),
     );
     const pending = engram.sources.list();
     await vi.advanceTimersByTimeAsync(4_999);
@@ -211,7 +219,7 @@ describe('idempotency keys', () => {
     expect(keys[2]).not.toBe(keys[0]);
   });
 
-  it('uses the caller\'s idempotencyKey when given', async () => {
+  it("uses the caller's idempotencyKey when given", async () => {
     const { engram, calls } = fakeClient(() => json({ source: source() }, 201));
     await engram.memories.add('x', { idempotencyKey: 'order-17-note' });
     expect(calls[0]!.headers.get('idempotency-key')).toBe('order-17-note');
@@ -228,7 +236,9 @@ describe('idempotency keys', () => {
 
   it('sends none on reads and deletes', async () => {
     const { engram, calls } = fakeClient((request) =>
-      request.method === 'DELETE' ? json({ id: 1, deleted: true }) : json({ memories: [], counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, total: 0 }),
+      request.method === 'DELETE'
+        ? json({ id: 1, deleted: true })
+        : json({ memories: [], counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, total: 0 }),
     );
     await engram.memories.list();
     await engram.memories.delete(1);

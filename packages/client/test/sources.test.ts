@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, NotFoundError, UnreadableError } from '../src/index.js';
 import type { Engram } from '../src/index.js';
+import { BadRequestError, NotFoundError, UnreadableError } from '../src/index.js';
 import { source } from './helpers/fixtures.js';
 import { fakeClient, json } from './helpers/recording-fetch.js';
-import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
 import type { TestServer } from './helpers/server.js';
+import { clientOf, freshSpace, startTestServer } from './helpers/server.js';
 
 let server: TestServer;
 let engram: Engram;
@@ -73,9 +73,7 @@ describe('sources against a real server', () => {
 
 describe('sources.wait with an injected fetch', () => {
   it('asks the server to hold each GET for what is left of the timeout, until the source ends', async () => {
-    const { engram: fake, calls } = fakeClient((_, index) =>
-      json({ source: source({ status: index < 2 ? 'learning' : 'waiting' }) }),
-    );
+    const { engram: fake, calls } = fakeClient((_, index) => json({ source: source({ status: index < 2 ? 'learning' : 'waiting' }) }));
     const waited = await fake.sources.wait('src_abcdefgh12345678', { timeout: 90_000, space: 'u1' });
     expect(waited.status).toBe('waiting');
     expect(calls).toHaveLength(3);
@@ -97,7 +95,12 @@ describe('sources.wait with an injected fetch', () => {
   });
 
   it('throws UnreadableError carrying the source when it failed as unreadable', async () => {
-    const failed = source({ status: 'failed', kind: 'page', url: 'https://example.test/x', error: { type: 'unreadable', message: 'The page has no text' } });
+    const failed = source({
+      status: 'failed',
+      kind: 'page',
+      url: 'https://example.test/x',
+      error: { type: 'unreadable', message: 'The page has no text' },
+    });
     const { engram: fake } = fakeClient(() => json({ source: failed }, 200, { 'x-request-id': 'req_wait' }));
     const error = await fake.sources.wait(failed.id).catch((caught: unknown) => caught);
     expect(UnreadableError.isInstance(error)).toBe(true);
@@ -128,10 +131,13 @@ describe('sources.wait with an injected fetch', () => {
   });
 
   it('gives each held GET longer than the wait it asks for', async () => {
-    const { engram: fake, calls } = fakeClient(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      return json({ source: source({ status: 'finished' }) });
-    }, { timeout: 10 });
+    const { engram: fake, calls } = fakeClient(
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return json({ source: source({ status: 'finished' }) });
+      },
+      { timeout: 10 },
+    );
     // The client's 10 ms timeout would cut a held GET short; a waiting GET gets the hold plus slack.
     const { source: got } = await fake.sources.get('src_abcdefgh12345678', { wait: 5 });
     expect(got.status).toBe('finished');

@@ -3,8 +3,8 @@
 import type {
   AskResponseSchema,
   BatchResponseSchema,
-  BriefResponseSchema,
   BriefingResponseSchema,
+  BriefResponseSchema,
   ContextResponseSchema,
   CorrectMemoryResponseSchema,
   CreatedKeySchema,

@@ -9,8 +9,8 @@ import { SourceResponseSchema } from '@engram/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Uploadable } from '../src/index.js';
 import { source } from './helpers/fixtures.js';
-import { fakeClient, json } from './helpers/recording-fetch.js';
 import type { Recorded } from './helpers/recording-fetch.js';
+import { fakeClient, json } from './helpers/recording-fetch.js';
 
 const PDF_BYTES = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d, 0x31, 0x2e, 0x37, 0x0a, 0x00, 0xff, 0xfe, 0x80]); // "%PDF-1.7\n" then binary
 const DOCX_BYTES = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00, 0xc3, 0x28]);
@@ -63,13 +63,23 @@ describe('memories.upload (injected fetch: route not served yet)', () => {
   const inputs: [string, () => Uploadable, string, string][] = [
     ['a Buffer', () => Buffer.from(PDF_BYTES), 'upload', 'application/pdf'],
     ['a Uint8Array', () => PDF_BYTES, 'upload', 'application/pdf'],
-    ['a view into a larger ArrayBuffer', () => new Uint8Array([9, 9, ...PDF_BYTES, 9]).subarray(2, 2 + PDF_BYTES.length), 'upload', 'application/pdf'],
+    [
+      'a view into a larger ArrayBuffer',
+      () => new Uint8Array([9, 9, ...PDF_BYTES, 9]).subarray(2, 2 + PDF_BYTES.length),
+      'upload',
+      'application/pdf',
+    ],
     ['an ArrayBuffer', () => PDF_BYTES.slice().buffer, 'upload', 'application/pdf'],
     ['a Blob', () => new Blob([PDF_BYTES]), 'upload', 'application/pdf'],
     ['a File', () => new File([PDF_BYTES], 'scan.pdf', { type: 'application/pdf' }), 'scan.pdf', 'application/pdf'],
     ['a web ReadableStream', () => new Blob([PDF_BYTES]).stream(), 'upload', 'application/pdf'],
     ['a Node stream from a path', () => createReadStream(pdfPath), 'lease "2026".pdf', 'application/pdf'],
-    ['a Node stream of chunks', () => Readable.from([Buffer.from(PDF_BYTES.subarray(0, 4)), Buffer.from(PDF_BYTES.subarray(4))]), 'upload', 'application/pdf'],
+    [
+      'a Node stream of chunks',
+      () => Readable.from([Buffer.from(PDF_BYTES.subarray(0, 4)), Buffer.from(PDF_BYTES.subarray(4))]),
+      'upload',
+      'application/pdf',
+    ],
   ];
 
   for (const [label, make, filename, contentType] of inputs) {
@@ -87,7 +97,9 @@ describe('memories.upload (injected fetch: route not served yet)', () => {
   it('knows a .docx by its bytes, and takes filename and contentType when given', async () => {
     const { engram, calls } = fakeClient(() => json(uploaded, 201));
     await engram.memories.upload({ file: DOCX_BYTES });
-    expect(((await formOf(calls[0]!)).get('file') as File).type).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    expect(((await formOf(calls[0]!)).get('file') as File).type).toBe(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
     await engram.memories.upload({ file: new Uint8Array([1, 2, 3]), filename: 'notes.docx' });
     const named = (await formOf(calls[1]!)).get('file') as File;
     expect(named.name).toBe('notes.docx');
@@ -98,7 +110,9 @@ describe('memories.upload (injected fetch: route not served yet)', () => {
 
   it('sends the very same bytes and Idempotency-Key when an upload is retried', async () => {
     const { engram, calls } = fakeClient((_, index) =>
-      index === 0 ? json({ error: { type: 'unavailable', message: 'busy', request_id: 'req_1' } }, 503, { 'retry-after': '0' }) : json(uploaded, 201),
+      index === 0
+        ? json({ error: { type: 'unavailable', message: 'busy', request_id: 'req_1' } }, 503, { 'retry-after': '0' })
+        : json(uploaded, 201),
     );
     await engram.memories.upload({ file: Readable.from([Buffer.from(PDF_BYTES)]), title: 'Lease' });
     expect(calls).toHaveLength(2);

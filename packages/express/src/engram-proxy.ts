@@ -38,7 +38,9 @@ export function engramProxy(options: EngramProxyOptions = {}) {
     if (!request.url.startsWith('/v1/')) return next();
     const engram = request.engram;
     if (!engram) {
-      response.status(401).json({ error: { type: 'authentication_error', message: 'Sign in first: mount engramKeys() before engramProxy()' } });
+      response
+        .status(401)
+        .json({ error: { type: 'authentication_error', message: 'Sign in first: mount engramKeys() before engramProxy()' } });
       return;
     }
     const headers = new Headers({ authorization: `Bearer ${engram.key}` });

@@ -1,9 +1,9 @@
-import express from 'express';
-import type { NextFunction, Request, Response } from 'express';
-import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, Engram, PermissionDeniedError } from '@engram/client';
-import { engramKeys } from '../src/index.js';
+import type { NextFunction, Request, Response } from 'express';
+import express from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { EngramKeyResponse, EngramKeysOptions } from '../src/index.js';
+import { engramKeys } from '../src/index.js';
 import { engramUrl, freshSpace, listen, recordingClient, TEST_KEY } from './helpers/servers.js';
 
 const opened: Array<{ close(): Promise<void> }> = [];
@@ -123,7 +123,7 @@ describe('engramKeys', () => {
     expect((await limitedClient(renewed.key).sources.list()).total).toBe(0);
   });
 
-  it('revokes the user\'s keys on logout: they stop at once, and the next request gets a new one', async () => {
+  it("revokes the user's keys on logout: they stop at once, and the next request gets a new one", async () => {
     const { client } = recordingClient();
     const app = await appWith({ client });
     const [user, other] = [freshSpace('dee'), freshSpace('eli')];
@@ -141,7 +141,7 @@ describe('engramKeys', () => {
     expect((await limitedClient(next.key).sources.list()).total).toBe(0);
   });
 
-  it('passes the rejection of an async spaceFor and an unreachable Engram to Express\'s error handler', async () => {
+  it("passes the rejection of an async spaceFor and an unreachable Engram to Express's error handler", async () => {
     const { client } = recordingClient();
     const failing = await appWith({ client, spaceFor: async () => Promise.reject(new Error('session store down')) });
     const failed = await failing.request('/engram/key', { user: 'x' });
@@ -155,7 +155,7 @@ describe('engramKeys', () => {
     expect(await answer.json()).toMatchObject({ caught: 'APIConnectionError' });
   });
 
-  it('gives route handlers a client limited to the user\'s space', async () => {
+  it("gives route handlers a client limited to the user's space", async () => {
     const { client } = recordingClient();
     const app = express();
     app.use(express.json());
@@ -168,7 +168,12 @@ describe('engramKeys', () => {
     opened.push(server);
     const user = freshSpace('fin');
 
-    const saved = await server.request('/notes', { method: 'POST', user, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Fin likes rowing.' }) });
+    const saved = await server.request('/notes', {
+      method: 'POST',
+      user,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Fin likes rowing.' }),
+    });
     expect(saved.status).toBe(201);
     const { id } = (await saved.json()) as { id: string };
     expect((await client.sources.get(id, { space: user })).source.id).toBe(id);

@@ -12,7 +12,11 @@ async function proxyApp({ parseJson }: { parseJson: boolean }) {
   const { client } = recordingClient();
   const app = express();
   if (parseJson) app.use(express.json());
-  app.use('/engram', engramKeys({ client, spaceFor: (request) => request.get('x-user'), route: '/key', publicBaseURL: '/engram' }), engramProxy());
+  app.use(
+    '/engram',
+    engramKeys({ client, spaceFor: (request) => request.get('x-user'), route: '/key', publicBaseURL: '/engram' }),
+    engramProxy(),
+  );
   app.get('/engram/other', (_request, response) => {
     response.json({ passedThrough: true });
   });
@@ -24,11 +28,15 @@ async function proxyApp({ parseJson }: { parseJson: boolean }) {
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe.each([{ parseJson: true }, { parseJson: false }])('engramProxy (express.json() before it: $parseJson)', ({ parseJson }) => {
-  it('forwards /v1 calls to the signed-in user\'s own space with their key', async () => {
+  it("forwards /v1 calls to the signed-in user's own space with their key", async () => {
     const app = await proxyApp({ parseJson });
     const [ana, ben] = [freshSpace('ana'), freshSpace('ben')];
 
-    const saved = await app.request('/engram/v1/memories', { ...json({ text: 'Ana grows tomatoes.' }), user: ana, headers: { 'content-type': 'application/json', cookie: 'session=secret' } });
+    const saved = await app.request('/engram/v1/memories', {
+      ...json({ text: 'Ana grows tomatoes.' }),
+      user: ana,
+      headers: { 'content-type': 'application/json', cookie: 'session=secret' },
+    });
     expect(saved.status).toBe(201);
     expect(saved.headers.get('x-request-id')).toMatch(/^req_/);
     const { source } = (await saved.json()) as { source: { id: string } };
@@ -53,7 +61,10 @@ describe.each([{ parseJson: true }, { parseJson: false }])('engramProxy (express
     const anonymous = await app.request('/engram/v1/sources');
     expect(anonymous.status).toBe(401);
     // The caller's own Authorization is replaced: an account key sent from outside buys nothing.
-    const withAccountKey = await app.request('/engram/v1/sources', { user: ana, headers: { authorization: `Bearer ${TEST_KEY}`, 'x-memory-space': freshSpace('ben') } });
+    const withAccountKey = await app.request('/engram/v1/sources', {
+      user: ana,
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'x-memory-space': freshSpace('ben') },
+    });
     expect(withAccountKey.status).toBe(403);
   });
 

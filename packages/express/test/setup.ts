@@ -1,5 +1,5 @@
-import type { TestProject } from 'vitest/node';
 import { loadConfig, startServer } from '@engram/server';
+import type { TestProject } from 'vitest/node';
 import { TEST_KEY } from './helpers/servers.js';
 
 /** One real Engram on a free port, with an in-memory store, for every @engram/express test file. */

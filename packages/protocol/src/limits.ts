@@ -18,6 +18,8 @@ export const LIMITS = {
   lessonsListLimit: { min: 1, max: 200, default: 50 },
   intentionsListLimit: { min: 1, max: 200, default: 50 },
   briefListLimit: { min: 1, max: 200, default: 60 },
+  /** Nodes of GET /v1/graph: most memories first, up to this cap. */
+  graphNodeLimit: { min: 1, max: 1_000, default: 200 },
   spacesListLimit: { min: 1, max: 200, default: 100 },
   filePathChars: 255,
   fileLabels: 20,

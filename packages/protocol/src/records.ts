@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CountsSchema, DaySchema, MemoryKindSchema, TimestampSchema } from './common.js';
+import { CountsSchema, DaySchema, MemoryKindSchema, storableText, TimestampSchema } from './common.js';
 
 /** How a source came in. */
 export const SourceKindSchema = z.enum(['note', 'page', 'conversation', 'pdf', 'docx', 'file']);
@@ -26,6 +26,8 @@ export const SourceSchema = z
     tokens: z.number().int().meta({ description: 'Tokens of its text' }),
     created_at: TimestampSchema,
     learned_at: TimestampSchema.nullable(),
+    attempts: z.number().int().meta({ description: 'Attempts at learning it so far (a worker that stopped mid-way counts one)' }),
+    retry_at: TimestampSchema.nullable().meta({ description: 'While it waits after a failed attempt: when the next is due; else null' }),
   })
   .meta({ id: 'Source' });
 export type Source = z.infer<typeof SourceSchema>;
@@ -71,7 +73,7 @@ export const HistoryEventSchema = z.object({
 export type HistoryEvent = z.infer<typeof HistoryEventSchema>;
 
 /** A file's labels: up to 20 name/value pairs. */
-export const LabelsSchema = z.record(z.string().min(1).max(100), z.string().max(1_000));
+export const LabelsSchema = z.record(storableText().min(1).max(100), storableText().max(1_000));
 export type Labels = z.infer<typeof LabelsSchema>;
 
 /** A file in a listing. */
@@ -219,6 +221,8 @@ export const UsageSchema = z
     extra_cap_usd: z.number(),
     extra_used_usd: z.number(),
     state: UsageStateSchema,
+    model_input_tokens: z.number().int().meta({ description: 'Tokens sent to the optional model this month (0 when none is set)' }),
+    model_output_tokens: z.number().int().meta({ description: 'Tokens the optional model gave back this month' }),
   })
   .meta({ id: 'Usage' });
 export type Usage = z.infer<typeof UsageSchema>;

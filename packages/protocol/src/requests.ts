@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import {
-  CountsSchema,
-  CursorSchema,
-  KindFilterSchema,
-  SpaceSchema,
-  TimestampSchema,
   bodyInt,
   bodyLimitSchema,
+  CountsSchema,
+  CursorSchema,
+  hasUnstorableText,
+  KindFilterSchema,
   limitSchema,
+  SpaceSchema,
+  storableText,
+  TimestampSchema,
+  UNSTORABLE_TEXT_MESSAGE,
 } from './common.js';
 import { LIMITS } from './limits.js';
 import {
@@ -32,19 +35,26 @@ import {
 } from './records.js';
 
 const space = SpaceSchema.optional();
-const question = z.string().min(1).max(LIMITS.questionChars);
+/** The project a save belongs to (briefings); left out means no project, unless the text names one in a heading. */
+const saveProject = storableText().max(LIMITS.projectChars).optional().meta({
+  description:
+    'The project this belongs to (up to 200 characters). Briefings, now, episodes and lessons group by it; left out, a "Project: X" heading in the text (or a file\'s `project` label) names it.',
+});
+const question = storableText().min(1).max(LIMITS.questionChars);
 
 /* ----------------------------------------------------------------- memories */
 
 /** A block or part of a message's content; only `{type: "text", text}` is read. */
-export const ContentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+export const ContentPartSchema = z
+  .looseObject({ type: storableText(), text: storableText().optional() })
+  .refine((part) => !hasUnstorableText(part), { message: UNSTORABLE_TEXT_MESSAGE });
 
 /** One message of a conversation. */
 export const MessageSchema = z
   .object({
     role: z.enum(['user', 'assistant', 'system', 'developer', 'tool']),
-    content: z.union([z.string(), z.array(ContentPartSchema), z.null()]),
-    name: z.string().max(200).nullish(),
+    content: z.union([storableText(), z.array(ContentPartSchema), z.null()]),
+    name: storableText().max(200).nullish(),
     at: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).nullish().meta({
       description: 'When it was said (ISO 8601); relative dates resolve against it',
     }),
@@ -53,10 +63,11 @@ export const MessageSchema = z
 export type Message = z.infer<typeof MessageSchema>;
 
 const addFields = {
-  text: z.string().min(1).max(LIMITS.textChars).optional(),
-  url: z.string().min(LIMITS.urlMinChars).max(LIMITS.urlMaxChars).optional(),
+  text: storableText().min(1).max(LIMITS.textChars).optional(),
+  url: storableText().min(LIMITS.urlMinChars).max(LIMITS.urlMaxChars).optional(),
   messages: z.array(MessageSchema).min(1).max(LIMITS.messages).optional(),
-  title: z.string().max(LIMITS.titleChars).optional(),
+  title: storableText().max(LIMITS.titleChars).optional(),
+  project: saveProject,
   space,
 };
 
@@ -137,7 +148,7 @@ export type MemoryDetailResponse = z.infer<typeof MemoryDetailResponseSchema>;
 
 /** PATCH /v1/memories/{id} body: what is right. */
 export const CorrectMemoryRequestSchema = z.object({
-  text: z.string().min(1).max(LIMITS.correctionChars),
+  text: storableText().min(1).max(LIMITS.correctionChars),
   space,
 });
 export type CorrectMemoryRequest = z.input<typeof CorrectMemoryRequestSchema>;
@@ -152,11 +163,16 @@ export type DeleteMemoryResponse = z.infer<typeof DeleteMemoryResponseSchema>;
 
 /** PUT /v1/files body. */
 export const WriteFileRequestSchema = z.object({
-  path: z.string().min(1).max(LIMITS.filePathChars),
-  text: z.string().max(LIMITS.textChars),
+  path: storableText().min(1).max(LIMITS.filePathChars),
+  text: storableText().max(LIMITS.textChars),
   labels: LabelsSchema.optional().refine((labels) => !labels || Object.keys(labels).length <= LIMITS.fileLabels, {
     message: `At most ${LIMITS.fileLabels} labels`,
   }),
+  learn: z
+    .boolean()
+    .optional()
+    .meta({ description: 'false keeps the text this write adds without learning it (nor making it searchable); default true' }),
+  project: saveProject,
   space,
 });
 export type WriteFileRequest = z.input<typeof WriteFileRequestSchema>;
@@ -172,8 +188,8 @@ export type WriteFileResponse = z.infer<typeof WriteFileResponseSchema>;
 
 /** GET /v1/files query: exactly one of path and prefix. */
 export const ReadFilesQuerySchema = z.object({
-  path: z.string().max(LIMITS.filePathChars).optional(),
-  prefix: z.string().max(LIMITS.filePathChars).optional(),
+  path: storableText().max(LIMITS.filePathChars).optional(),
+  prefix: storableText().max(LIMITS.filePathChars).optional(),
   limit: limitSchema(LIMITS.filesListLimit),
   cursor: CursorSchema,
   space,
@@ -198,8 +214,8 @@ export type FileListResponse = z.infer<typeof FileListResponseSchema>;
 
 /** DELETE /v1/files query: exactly one of path and prefix. */
 export const DeleteFilesQuerySchema = z.object({
-  path: z.string().max(LIMITS.filePathChars).optional(),
-  prefix: z.string().max(LIMITS.filePathChars).optional(),
+  path: storableText().max(LIMITS.filePathChars).optional(),
+  prefix: storableText().max(LIMITS.filePathChars).optional(),
   space,
 });
 export type DeleteFilesQuery = z.input<typeof DeleteFilesQuerySchema>;
@@ -211,8 +227,8 @@ export const DeleteFilesResponseSchema = z.union([
 export type DeleteFilesResponse = z.infer<typeof DeleteFilesResponseSchema>;
 
 export const MoveFilesRequestSchema = z.object({
-  from: z.string().min(1).max(LIMITS.filePathChars),
-  to: z.string().min(1).max(LIMITS.filePathChars),
+  from: storableText().min(1).max(LIMITS.filePathChars),
+  to: storableText().min(1).max(LIMITS.filePathChars),
   space,
 });
 export type MoveFilesRequest = z.input<typeof MoveFilesRequestSchema>;
@@ -275,14 +291,12 @@ export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 
 /* ---------------------------------------------------------------- briefing */
 
-const project = z.string().max(LIMITS.projectChars);
+const project = storableText().max(LIMITS.projectChars);
 
 export const BriefingRequestSchema = z.object({
   project: project.optional(),
-  cue: z.string().max(LIMITS.briefingCueChars).default(''),
-  budget_chars: bodyInt(LIMITS.briefingBudgetChars.min, LIMITS.briefingBudgetChars.max).default(
-    LIMITS.briefingBudgetChars.default,
-  ),
+  cue: storableText().max(LIMITS.briefingCueChars).default(''),
+  budget_chars: bodyInt(LIMITS.briefingBudgetChars.min, LIMITS.briefingBudgetChars.max).default(LIMITS.briefingBudgetChars.default),
   space,
 });
 export type BriefingRequest = z.input<typeof BriefingRequestSchema>;
@@ -335,6 +349,10 @@ export type UpdateIntentionRequest = z.input<typeof UpdateIntentionRequestSchema
 export const IntentionResponseSchema = z.object({ intention: IntentionOutSchema });
 export type IntentionResponse = z.infer<typeof IntentionResponseSchema>;
 
+/** POST /v1/memory-health/run body: the space to test now. */
+export const MemoryHealthRunRequestSchema = z.object({ space });
+export type MemoryHealthRunRequest = z.input<typeof MemoryHealthRunRequestSchema>;
+
 export const MemoryHealthResponseSchema = z.object({
   health: z.number().min(0).max(1).nullable(),
   tested_at: TimestampSchema.nullable(),
@@ -346,7 +364,17 @@ export type MemoryHealthResponse = z.infer<typeof MemoryHealthResponseSchema>;
 
 /* ------------------------------------------------------- people and graph */
 
-export const ProfileQuerySchema = z.object({ subject: z.string().max(LIMITS.subjectChars).optional(), space });
+/** Whom a profile or brief is of: a name (case and a possessive ignored, a first name alone when unambiguous), or "I"/"me" for the owner; left out, the owner. Blank is refused. */
+const subject = storableText()
+  .max(LIMITS.subjectChars)
+  .refine((value) => value.trim() !== '', 'a blank subject is refused; leave it out for the owner')
+  .optional()
+  .meta({
+    description:
+      'A name (case and possessive ignored; a first name alone when unambiguous), or "I"/"me" for the owner; left out, the owner',
+  });
+
+export const ProfileQuerySchema = z.object({ subject, space });
 export type ProfileQuery = z.input<typeof ProfileQuerySchema>;
 export const ProfileResponseSchema = z.object({
   subject: z.string(),
@@ -358,7 +386,7 @@ export const ProfileResponseSchema = z.object({
 export type ProfileResponse = z.infer<typeof ProfileResponseSchema>;
 
 export const BriefQuerySchema = z.object({
-  subject: z.string().max(LIMITS.subjectChars).optional(),
+  subject,
   limit: limitSchema(LIMITS.briefListLimit),
   space,
 });
@@ -371,6 +399,13 @@ export const BriefResponseSchema = z.object({
 });
 export type BriefResponse = z.infer<typeof BriefResponseSchema>;
 
+export const GraphQuerySchema = z.object({
+  limit: limitSchema(LIMITS.graphNodeLimit).meta({
+    description: 'At most this many nodes, those most memories name first (1 to 1000, default 200)',
+  }),
+  space,
+});
+export type GraphQuery = z.input<typeof GraphQuerySchema>;
 export const GraphResponseSchema = z.object({ nodes: z.array(GraphNodeSchema), edges: z.array(GraphEdgeSchema) });
 export type GraphResponse = z.infer<typeof GraphResponseSchema>;
 
@@ -409,12 +444,12 @@ export type DeleteSourceResponse = z.infer<typeof DeleteSourceResponseSchema>;
 /* -------------------------------------------------------------------- keys */
 
 export const CreateKeyRequestSchema = z.object({
-  name: z.string().max(LIMITS.keyNameChars).optional(),
+  name: storableText().max(LIMITS.keyNameChars).optional(),
   rpm: z.number().int().min(LIMITS.keyRpm.min).max(LIMITS.keyRpm.max).default(LIMITS.keyRpm.default),
-  expires_at: z.string().min(1).max(LIMITS.keyExpiresAtChars).optional().meta({
+  expires_at: storableText().min(1).max(LIMITS.keyExpiresAtChars).optional().meta({
     description: 'An ISO 8601 time, or a date (YYYY-MM-DD) the key works through, in UTC',
   }),
-  note: z.string().max(1_000).optional(),
+  note: storableText().max(1_000).optional(),
   space,
 });
 export type CreateKeyRequest = z.input<typeof CreateKeyRequestSchema>;
@@ -449,4 +484,3 @@ export const UsageResponseSchema = UsageSchema;
 export type UsageResponse = z.infer<typeof UsageResponseSchema>;
 
 export const HealthzResponseSchema = z.object({ ok: z.literal(true) });
-

@@ -1,30 +1,27 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { PlanSchema } from '@engram/protocol';
+import { drawGraph } from './brief/run-graph.js';
 import { loadConfig } from './config.js';
-import { Worker } from './jobs/worker.js';
+import { runImport } from './import/run-import.js';
 import { reindexSpace, spacesOf } from './jobs/reindex.js';
 import { learnerFor } from './learn/pool.js';
-import { learnMetered, releaseAllWaiting } from './meter/metering.js';
-import {
-  createAccount,
-  createAccountKey,
-  listAccountKeys,
-  listAccounts,
-  revokeAccountKey,
-} from './store/account-repository.js';
-import { PlanSchema } from '@engram/protocol';
 import { currentUsage } from './meter/metering.js';
-import { setExtra, setPlan } from './store/usage-repository.js';
+import { findRequests, formatRequests } from './requests/find-requests.js';
+import { startNode } from './server.js';
+import { createAccount, createAccountKey, listAccountKeys, listAccounts, revokeAccountKey } from './store/account-repository.js';
 import { openStore } from './store/database.js';
 import { migrate } from './store/migrations.js';
-import { startServer } from './server.js';
-import { runImport } from './import/run-import.js';
+import { setExtra, setPlan } from './store/usage-repository.js';
+import { describeRestore, runExport, runMigrateStore, runRestore } from './transfer/commands.js';
 
 const USAGE = `engram: per-user long-term memory for AI apps
 
 Usage:
-  engram serve                     run the API (and learning workers) on ENGRAM_HOST:ENGRAM_PORT
-  engram worker                    run learning workers only (for a cluster on PostgreSQL)
+  engram serve [--no-workers] [--concurrency N]
+                                   run the API (and N learning workers, ENGRAM_WORKERS by default) on
+                                   ENGRAM_HOST:ENGRAM_PORT; --no-workers serves the API only
+  engram worker [--concurrency N]  run N learning workers only (for a cluster on PostgreSQL)
   engram migrate                   apply database migrations and exit
   engram accounts list|create NAME list accounts, or make one (prints its first key)
   engram plan set ACCOUNT PLAN     put an account on free, pro or max
@@ -42,6 +39,21 @@ Usage:
                                    write DIR's .md, .markdown and .txt files as files of SPACE on a running
                                    server (ENGRAM_BASE_URL, ENGRAM_API_KEY), skipping unchanged ones;
                                    --watch keeps the space in step with DIR
+  engram graph [--space SPACE] [--out FILE] [--format svg|html] [--limit N]
+                                   draw a space's graph (people, places, organisations, things and the
+                                   memories joining them) from a running server (ENGRAM_BASE_URL,
+                                   ENGRAM_API_KEY) as SVG or an HTML page; standard output without --out
+  engram export --space SPACE | --all [--account ID] > FILE
+                                   write one space (or every space of the account, with its keys as
+                                   hashes) as JSON Lines; on the store directly, so stop an embedded
+                                   store's server first (GET /v1/export works while serving)
+  engram restore FILE [--space SPACE] [--account ID]
+                                   restore an export (again: changes nothing); learns nothing again
+  engram migrate-store --from DATA_DIR --to DATABASE_URL
+                                   move a whole embedded store (stopped) into PostgreSQL
+  engram requests [--id req_…] [--status 4xx] [--space SPACE] [--route /v1/ask]
+                                   find logged calls on a running server (ENGRAM_BASE_URL, ENGRAM_API_KEY),
+                                   newest first
 
 Store: PGlite in ENGRAM_DATA_DIR (default ./.engram), or PostgreSQL when DATABASE_URL is set.`;
 
@@ -50,8 +62,9 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function withStore<T>(run: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig());
+/** Runs `run` on the store; on an embedded store a running server holds, refuses (nothing is written to a copy that is lost). */
+async function withStore<T>(command: string, run: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+  const store = await openStore(loadConfig(), { command });
   try {
     await migrate(store.db);
     return await run(store);
@@ -60,15 +73,23 @@ async function withStore<T>(run: (store: Awaited<ReturnType<typeof openStore>>) 
   }
 }
 
+/**
+ * SIGTERM or SIGINT stops gracefully (requests and jobs in hand get ENGRAM_SHUTDOWN_MS to
+ * finish, then jobs are given back); a second signal stops at once.
+ */
 function onSignals(stop: () => Promise<void>): void {
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) process.exit(1);
       stopping = true;
+      process.stderr.write(`Engram is stopping (${signal})\n`);
       stop().then(
         () => process.exit(0),
-        () => process.exit(1),
+        (error: unknown) => {
+          process.stderr.write(`engram: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.exit(1);
+        },
       );
     });
   }
@@ -84,50 +105,58 @@ async function main(argv: string[]): Promise<void> {
       cap: { type: 'string' },
       space: { type: 'string' },
       watch: { type: 'boolean' },
+      out: { type: 'string' },
+      format: { type: 'string' },
+      limit: { type: 'string' },
+      'no-workers': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      all: { type: 'boolean' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      id: { type: 'string' },
+      status: { type: 'string' },
+      route: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, sub, ...rest] = positionals;
+  // `--help` on any command prints the usage and starts nothing.
+  if (values.help || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const accountId = values.account === undefined ? 1 : Number(values.account);
   if (!Number.isInteger(accountId) || accountId < 1) fail('--account takes an account id');
 
   switch (command) {
-    case 'serve': {
-      const config = loadConfig();
-      const server = await startServer(config);
-      process.stderr.write(
-        `Engram is listening on ${server.url} (store: ${server.store.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'}, workers: ${config.workers}, learner threads: ${server.learnerThreads})\n`,
-      );
-      onSignals(() => server.close());
-      return;
-    }
+    case 'serve':
     case 'worker': {
       const config = loadConfig();
-      const store = await openStore(config);
-      await migrate(store.db);
-      const learner = learnerFor(config.learnerThreads);
-      const meter = { db: store.db, config, now: () => new Date(), learn: learner.learn, parsers: learner.parsers };
-      const workers = Array.from(
-        { length: Math.max(1, config.workers) },
-        () =>
-          new Worker(store.db, {
-            pollMs: config.pollMs,
-            run: (_db, job) => learnMetered(meter, job),
-            onIdle: () => releaseAllWaiting(meter),
-          }),
+      const count = (flag: string | undefined, name: string) => {
+        if (flag === undefined) return undefined;
+        const value = Number(flag);
+        if (!Number.isInteger(value) || value < 0 || value > 64) fail(`${name} takes a number of workers from 0 to 64`);
+        return value;
+      };
+      const concurrency = count(values.concurrency, '--concurrency');
+      const roles =
+        command === 'serve'
+          ? { api: true, workers: values['no-workers'] ? 0 : (concurrency ?? config.workers) }
+          : { api: false, workers: Math.max(1, concurrency ?? config.workers) };
+      const node = await startNode(config, roles);
+      const store = node.store.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
+      process.stderr.write(
+        roles.api
+          ? `Engram is listening on ${node.url} (store: ${store}, workers: ${roles.workers}, learner threads: ${node.learnerThreads})\n`
+          : `Engram workers running: ${roles.workers} (store: ${store}, learner threads: ${node.learnerThreads}, pid ${process.pid})\n`,
       );
-      workers.forEach((worker) => worker.start());
-      process.stderr.write(`Engram workers running: ${workers.length}\n`);
-      onSignals(async () => {
-        await Promise.all(workers.map((worker) => worker.stop()));
-        await learner.close();
-        await store.close();
-      });
+      if (node.releasedClaims) process.stderr.write(`Engram gave back ${node.releasedClaims} learning jobs its last run left unfinished\n`);
+      onSignals(() => node.close());
       return;
     }
     case 'reindex': {
       const config = loadConfig();
-      await withStore(async (store) => {
+      await withStore('reindex', async (store) => {
         const learner = learnerFor(config.learnerThreads);
         try {
           const spaces = values.space !== undefined ? [values.space] : await spacesOf(store.db, accountId);
@@ -147,20 +176,64 @@ async function main(argv: string[]): Promise<void> {
       await runImport({ dir: sub, space: values.space, watch: values.watch ?? false });
       return;
     }
+    case 'graph': {
+      try {
+        const drawn = await drawGraph({ space: values.space, out: values.out, format: values.format, limit: values.limit });
+        if (values.out) process.stderr.write(`wrote ${values.out} (${drawn.format}: ${drawn.nodes} nodes, ${drawn.edges} edges)\n`);
+      } catch (error) {
+        fail((error as Error).message);
+      }
+      return;
+    }
+    case 'export': {
+      if (values.all === (values.space !== undefined)) fail('export takes --space SPACE (one space; "" for the owner\'s own) or --all');
+      await withStore('export', (store) =>
+        runExport(store, { accountId, space: values.space, all: values.all ?? false, out: process.stdout }),
+      );
+      return;
+    }
+    case 'restore': {
+      if (!sub) fail('restore takes a file: engram restore FILE [--space SPACE] [--account ID]');
+      const config = loadConfig();
+      const summary = await withStore('restore', (store) =>
+        runRestore(store, sub, {
+          space: values.space,
+          accountId: values.account === undefined ? undefined : accountId,
+          maxAttempts: config.maxAttempts,
+        }),
+      );
+      process.stdout.write(`Restored ${describeRestore(summary)}\n`);
+      return;
+    }
+    case 'migrate-store': {
+      if (!values.from || !values.to) fail('usage: engram migrate-store --from DATA_DIR --to DATABASE_URL');
+      await runMigrateStore(loadConfig(), { from: values.from, to: values.to, log: (text) => process.stdout.write(`${text}\n`) });
+      process.stdout.write('The store is moved. Start Engram with DATABASE_URL set to the new store.\n');
+      return;
+    }
+    case 'requests': {
+      const rows = await findRequests({ id: values.id, status: values.status, space: values.space, route: values.route }).catch(
+        (error: Error) => fail(error.message),
+      );
+      if (!rows.length) fail(values.id ? `no call ${values.id} in the request log` : 'no calls match');
+      process.stdout.write(`${formatRequests(rows)}\n`);
+      return;
+    }
     case 'migrate': {
-      const applied = await withStore((store) => migrate(store.db));
+      const applied = await withStore('migrate', (store) => migrate(store.db));
       process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Up to date\n');
       return;
     }
     case 'accounts': {
       if (sub === 'list') {
-        const accounts = await withStore((store) => listAccounts(store.db));
-        for (const account of accounts) process.stdout.write(`${account.id}\t${account.name}\t${account.plan}\t${account.created_at.toISOString()}\n`);
+        const accounts = await withStore('accounts list', (store) => listAccounts(store.db));
+        for (const account of accounts)
+          process.stdout.write(`${account.id}\t${account.name}\t${account.plan}\t${account.created_at.toISOString()}\n`);
         return;
       }
       if (sub === 'create') {
         const name = rest[0] ?? fail('accounts create needs a NAME');
-        const { account, key } = await withStore(async (store) => {
+        const { account, key } = await withStore('accounts create', async (store) => {
           const account = await createAccount(store.db, name);
           return { account, key: await createAccountKey(store.db, account.id, { name: 'first' }) };
         });
@@ -176,7 +249,7 @@ async function main(argv: string[]): Promise<void> {
       if (!parsed.success) fail('PLAN is free, pro or max');
       const id = Number(account);
       if (!Number.isInteger(id)) fail('ACCOUNT is an account id');
-      if (!(await withStore((store) => setPlan(store.db, id, parsed.data)))) fail(`no account ${id}`);
+      if (!(await withStore('plan set', (store) => setPlan(store.db, id, parsed.data)))) fail(`no account ${id}`);
       process.stdout.write(`Account ${id} is on ${parsed.data}\n`);
       return;
     }
@@ -184,25 +257,25 @@ async function main(argv: string[]): Promise<void> {
       if (sub !== 'on' && sub !== 'off') fail('usage: engram extra on|off [--cap USD] [--account ID]');
       const cap = values.cap === undefined ? undefined : Number(values.cap);
       if (cap !== undefined && (!Number.isFinite(cap) || cap < 0)) fail('--cap takes an amount in USD, 0 or more');
-      if (!(await withStore((store) => setExtra(store.db, accountId, sub === 'on', cap)))) fail(`no account ${accountId}`);
+      if (!(await withStore('extra', (store) => setExtra(store.db, accountId, sub === 'on', cap)))) fail(`no account ${accountId}`);
       process.stdout.write(`Extra learning is ${sub} for account ${accountId}${cap === undefined ? '' : ` (cap ${cap} USD a month)`}\n`);
       return;
     }
     case 'usage': {
       const config = loadConfig();
-      const usage = await withStore((store) => currentUsage({ db: store.db, config, now: () => new Date() }, accountId));
+      const usage = await withStore('usage', (store) => currentUsage({ db: store.db, config, now: () => new Date() }, accountId));
       process.stdout.write(`${JSON.stringify(usage, null, 2)}\n`);
       return;
     }
     case 'keys': {
       if (sub === 'create') {
-        const key = await withStore((store) => createAccountKey(store.db, accountId, { name: values.name ?? null }));
+        const key = await withStore('keys create', (store) => createAccountKey(store.db, accountId, { name: values.name ?? null }));
         process.stdout.write(`${key.key}\n`);
         process.stderr.write(`Key ${key.id} for account ${accountId}; it is shown only this once.\n`);
         return;
       }
       if (sub === 'list') {
-        const keys = await withStore((store) => listAccountKeys(store.db, accountId));
+        const keys = await withStore('keys list', (store) => listAccountKeys(store.db, accountId));
         for (const key of keys) {
           process.stdout.write(
             `${key.id}\t${key.starts_with}…\t${key.name ?? ''}\t${key.revoked_at ? 'revoked' : 'active'}\t${key.last_used_at?.toISOString() ?? 'never used'}\n`,
@@ -213,7 +286,7 @@ async function main(argv: string[]): Promise<void> {
       if (sub === 'revoke') {
         const id = Number(rest[0]);
         if (!Number.isInteger(id)) fail('keys revoke needs a key ID');
-        const revoked = await withStore((store) => revokeAccountKey(store.db, accountId, id));
+        const revoked = await withStore('keys revoke', (store) => revokeAccountKey(store.db, accountId, id));
         if (!revoked) fail(`account ${accountId} has no key ${id}`);
         process.stdout.write(`Revoked key ${id}\n`);
         return;
@@ -222,7 +295,7 @@ async function main(argv: string[]): Promise<void> {
     }
     default:
       process.stdout.write(`${USAGE}\n`);
-      if (command && command !== 'help' && !values.help) process.exit(2);
+      if (command) process.exit(2);
   }
 }
 

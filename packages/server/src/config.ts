@@ -1,3 +1,5 @@
+import type { ModelConfig } from './model/model-client.js';
+
 /** Everything the server reads from its environment, in one typed object. */
 export interface Config {
   /** PostgreSQL connection string; when absent the embedded store (PGlite) is used. */
@@ -18,6 +20,16 @@ export interface Config {
   pollMs: number;
   /** Attempts at learning a source before it fails. */
   maxAttempts: number;
+  /** How long a claimed job stays a worker's without a renewal, in seconds; a dead worker's job is taken over after it. */
+  leaseSeconds: number;
+  /** How often a working worker renews its lease, in milliseconds (a third of the lease by default). */
+  heartbeatMs: number;
+  /** How long a stopping process waits for requests and jobs in hand before it gives the jobs back, in milliseconds. */
+  shutdownMs: number;
+  /** How often waiting sources are released when a plan allows them and old counters are swept, in milliseconds. */
+  rolloverMs: number;
+  /** How often each process looks for periodic jobs that are due, in milliseconds. */
+  periodicTickMs: number;
   /** What each plan includes in a month (DECISIONS.md defaults; ENGRAM_PLAN_<PLAN>_TOKENS / _ANSWERS). */
   plans: Record<'free' | 'pro' | 'max', { tokens: number; answers: number }>;
   /** Default cap of extra learning for accounts that switch it on without one, in USD. */
@@ -38,8 +50,14 @@ export interface Config {
   recallCacheMemories: number;
   /** Threads that run the learner beside the thread answering requests (0: the same thread). */
   learnerThreads: number;
-  /** Optional OpenAI-compatible model. */
-  llm: { baseUrl: string; apiKey: string | null; model: string } | null;
+  /** The local time of day ("HH:MM") the nightly memory test runs at (ENGRAM_HEALTH_TIME, default 03:00). */
+  healthTime: string;
+  /** The time zone of `healthTime` (ENGRAM_HEALTH_TZ, an IANA name, default UTC). */
+  healthTimeZone: string;
+  /** Days the request log keeps a call (ENGRAM_REQUEST_LOG_DAYS, default 14). */
+  requestLogDays: number;
+  /** Optional OpenAI-compatible model (ENGRAM_LLM_*; docs/model.md); null runs everything offline. */
+  llm: ModelConfig | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -61,9 +79,29 @@ function plan(env: Env, name: string, tokens: number, answers: number) {
   };
 }
 
+function timeOfDay(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const found = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(raw);
+  if (!found) throw new Error(`${name} must be a time of day as HH:MM (00:00 to 23:59), got "${raw}"`);
+  return `${found[1]!.padStart(2, '0')}:${found[2]}`;
+}
+
+function timeZone(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  try {
+    new Intl.DateTimeFormat('en-CA', { timeZone: raw });
+  } catch {
+    throw new Error(`${name} must be an IANA time zone such as UTC or Europe/Lisbon, got "${raw}"`);
+  }
+  return raw;
+}
+
 /** Reads the configuration from the environment (DECISIONS.md, "Running it"). */
 export function loadConfig(env: Env = process.env): Config {
   const llmBaseUrl = env.ENGRAM_LLM_BASE_URL?.trim();
+  const leaseSeconds = integer(env, 'ENGRAM_LEASE_SECONDS', 30, 2, 3_600);
   return {
     databaseUrl: env.DATABASE_URL?.trim() || null,
     dataDir: env.ENGRAM_DATA_DIR?.trim() || './.engram',
@@ -75,6 +113,11 @@ export function loadConfig(env: Env = process.env): Config {
     accountRpm: integer(env, 'ENGRAM_ACCOUNT_RPM', 3_000, 1, 1_000_000),
     pollMs: integer(env, 'ENGRAM_POLL_MS', 500, 10, 60_000),
     maxAttempts: integer(env, 'ENGRAM_MAX_ATTEMPTS', 5, 1, 100),
+    leaseSeconds,
+    heartbeatMs: integer(env, 'ENGRAM_HEARTBEAT_MS', Math.round((leaseSeconds * 1_000) / 3), 100, 3_600_000),
+    shutdownMs: integer(env, 'ENGRAM_SHUTDOWN_MS', 20_000, 0, 3_600_000),
+    rolloverMs: integer(env, 'ENGRAM_ROLLOVER_MS', 10_000, 100, 86_400_000),
+    periodicTickMs: integer(env, 'ENGRAM_PERIODIC_TICK_MS', 1_000, 50, 3_600_000),
     plans: {
       free: plan(env, 'FREE', 1_000_000, 1_000),
       pro: plan(env, 'PRO', 20_000_000, 20_000),
@@ -89,8 +132,19 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: env.ENGRAM_CORS_ORIGINS?.trim() || '*',
     recallCacheMemories: integer(env, 'ENGRAM_RECALL_CACHE_MEMORIES', 100_000, 0, 100_000_000),
     learnerThreads: integer(env, 'ENGRAM_LEARNER_THREADS', 1, 0, 64),
+    healthTime: timeOfDay(env, 'ENGRAM_HEALTH_TIME', '03:00'),
+    healthTimeZone: timeZone(env, 'ENGRAM_HEALTH_TZ', 'UTC'),
+    requestLogDays: integer(env, 'ENGRAM_REQUEST_LOG_DAYS', 14, 1, 3_650),
     llm: llmBaseUrl
-      ? { baseUrl: llmBaseUrl, apiKey: env.ENGRAM_LLM_API_KEY?.trim() || null, model: env.ENGRAM_LLM_MODEL?.trim() || 'gpt-4o-mini' }
+      ? {
+          baseUrl: llmBaseUrl,
+          apiKey: env.ENGRAM_LLM_API_KEY?.trim() || null,
+          model: env.ENGRAM_LLM_MODEL?.trim() || 'gpt-4o-mini',
+          timeoutMs: integer(env, 'ENGRAM_LLM_TIMEOUT_MS', 30_000, 100, 600_000),
+          maxRetries: integer(env, 'ENGRAM_LLM_MAX_RETRIES', 1, 0, 10),
+          concurrency: integer(env, 'ENGRAM_LLM_CONCURRENCY', 4, 1, 256),
+          perMinute: integer(env, 'ENGRAM_LLM_RPM', 500, 1, 1_000_000),
+        }
       : null,
   };
 }

@@ -36,7 +36,9 @@ const usage = {
 function contentOf(step: Step, callNumber: number) {
   if ('text' in step) return { content: [{ type: 'text', text: step.text }], finishReason: { unified: 'stop', raw: 'stop' } };
   return {
-    content: [{ type: 'tool-call', toolCallId: `call-${callNumber}`, toolName: step.toolCall.name, input: JSON.stringify(step.toolCall.input) }],
+    content: [
+      { type: 'tool-call', toolCallId: `call-${callNumber}`, toolName: step.toolCall.name, input: JSON.stringify(step.toolCall.input) },
+    ],
     finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
   };
 }

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import type { AddressInfo, Server } from 'node:net';
-import { inject } from 'vitest';
-import { Engram } from '@engram/client';
+import { createServer } from 'node:net';
 import type { ClientOptions } from '@engram/client';
+import { Engram } from '@engram/client';
+import { inject } from 'vitest';
 
 /** The owner's account key of the test server (test/setup.ts starts it once for the whole run). */
 export const TEST_KEY = 'egk_ai_sdk_test_key_0123456789abcdefghijklmnop';

@@ -1,8 +1,8 @@
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, EngramError } from '../errors.js';
 import type { Fetch, Logger, RequestOptions } from '../options.js';
 import { newIdempotencyKey } from './idempotency-key.js';
-import { queryString } from './query-string.js';
 import type { QueryValue } from './query-string.js';
+import { queryString } from './query-string.js';
 import { retryDelay } from './retry-delay.js';
 import { sleep } from './sleep.js';
 
@@ -97,7 +97,8 @@ export class HttpClient {
     const url = `${settings.baseURL}${request.path}${queryString(request.query)}`;
     // Headers, not a plain object, so that a caller's `x-memory-space` replaces ours whatever its case.
     const headers = new Headers({ Accept: 'application/json' });
-    const set = (values: Record<string, string> | undefined) => Object.entries(values ?? {}).forEach(([name, value]) => headers.set(name, value));
+    const set = (values: Record<string, string> | undefined) =>
+      Object.entries(values ?? {}).forEach(([name, value]) => headers.set(name, value));
     set(settings.defaultHeaders);
     if (settings.space !== undefined) headers.set('X-Memory-Space', settings.space);
     let body: BodyInit | undefined;
@@ -134,7 +135,9 @@ export class HttpClient {
       }
       if (retryable && retriesDone < maxRetries) {
         const delay = retryDelay(retriesDone, retryAfter);
-        settings.logger?.debug?.(`[engram] ${label} failed (${failure.message}); retry ${retriesDone + 1} of ${maxRetries} in ${Math.round(delay)} ms`);
+        settings.logger?.debug?.(
+          `[engram] ${label} failed (${failure.message}); retry ${retriesDone + 1} of ${maxRetries} in ${Math.round(delay)} ms`,
+        );
         await sleep(delay, options.signal, () => new APIUserAbortError());
         continue;
       }
@@ -144,7 +147,12 @@ export class HttpClient {
   }
 
   /** One attempt: the fetch and the whole body, bounded by `timeout` and the caller's signal. */
-  async #attempt(url: string, init: RequestInit, timeout: number, signal: AbortSignal | undefined): Promise<{ response: Response; text: string }> {
+  async #attempt(
+    url: string,
+    init: RequestInit,
+    timeout: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: Response; text: string }> {
     if (signal?.aborted) throw new APIUserAbortError();
     const controller = new AbortController();
     let settle: (error: EngramError) => void = () => {};

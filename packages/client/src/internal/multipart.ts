@@ -17,7 +17,10 @@ function boundary(): string {
  * A multipart/form-data body built once, as a Blob: unlike FormData, whose boundary can
  * change each time it is sent, every retry carries the same bytes.
  */
-export function multipartBody(fields: Record<string, string | undefined>, file: { name: string; part: FilePart }): { data: Blob; contentType: string } {
+export function multipartBody(
+  fields: Record<string, string | undefined>,
+  file: { name: string; part: FilePart },
+): { data: Blob; contentType: string } {
   const mark = boundary();
   const parts: BlobPart[] = [];
   for (const [name, value] of Object.entries(fields)) {

@@ -22,7 +22,13 @@ function blobBytes(view: Uint8Array): Uint8Array<ArrayBuffer> {
 const isArrayBuffer = (value: unknown): value is ArrayBuffer => Object.prototype.toString.call(value) === '[object ArrayBuffer]';
 
 function isBlob(value: unknown): value is Blob {
-  return typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function' && typeof (value as Blob).size === 'number' && typeof (value as Blob).slice === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Blob).arrayBuffer === 'function' &&
+    typeof (value as Blob).size === 'number' &&
+    typeof (value as Blob).slice === 'function'
+  );
 }
 
 /** Reads a file from disk; `node:fs` is imported only here, so runtimes without it never load it. */
@@ -39,7 +45,8 @@ async function readPath(path: string): Promise<Blob> {
 
 async function collect(chunks: AsyncIterable<Uint8Array | string>): Promise<Blob> {
   const parts: BlobPart[] = [];
-  for await (const chunk of chunks) parts.push(typeof chunk === 'string' ? chunk : blobBytes(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+  for await (const chunk of chunks)
+    parts.push(typeof chunk === 'string' ? chunk : blobBytes(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
   return new Blob(parts);
 }
 

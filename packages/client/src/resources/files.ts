@@ -68,7 +68,11 @@ export class Files {
    * `more` (it deletes up to 100 a call); `{ once: true }` makes a single call.
    * @example const { deleted } = await engram.files.deleteByPrefix('/drafts/');
    */
-  async deleteByPrefix(prefix: string, params: FileDeleteByPrefixParams = {}, options?: RequestOptions): Promise<FileDeleteByPrefixResponse> {
+  async deleteByPrefix(
+    prefix: string,
+    params: FileDeleteByPrefixParams = {},
+    options?: RequestOptions,
+  ): Promise<FileDeleteByPrefixResponse> {
     const { once, ...query } = params;
     let deleted = 0;
     for (;;) {

@@ -33,6 +33,9 @@ export class Keys {
    * @example await engram.forSpace(user.id).keys.revoke(3);
    */
   revoke(id: number, params: SpaceParams = {}, options?: RequestOptions): Promise<RevokeKeyResponse> {
-    return this.#http.request<RevokeKeyResponse>({ method: 'DELETE', path: `/v1/keys/${encodeURIComponent(id)}`, query: { ...params } }, options);
+    return this.#http.request<RevokeKeyResponse>(
+      { method: 'DELETE', path: `/v1/keys/${encodeURIComponent(id)}`, query: { ...params } },
+      options,
+    );
   }
 }

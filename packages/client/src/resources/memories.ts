@@ -14,7 +14,14 @@ import { toFilePart } from '../internal/to-blob.js';
 import { waitIfAsked } from '../internal/wait-if-asked.js';
 import type { RequestOptions, SaveOptions } from '../options.js';
 import { Page, PagePromise } from '../page.js';
-import type { MemoryAddParams, MemoryBatchParams, MemoryCorrectParams, MemoryListParams, MemoryUploadParams, SpaceParams } from '../params.js';
+import type {
+  MemoryAddParams,
+  MemoryBatchParams,
+  MemoryCorrectParams,
+  MemoryListParams,
+  MemoryUploadParams,
+  SpaceParams,
+} from '../params.js';
 import type { Sources } from './sources.js';
 
 /** A page of memories, newest first, with the counts by kind. */
@@ -59,7 +66,10 @@ export class Memories {
    * @example const { memory, sentence, history } = await engram.memories.get(42);
    */
   get(id: number, params: SpaceParams = {}, options?: RequestOptions): Promise<MemoryDetailResponse> {
-    return this.#http.request<MemoryDetailResponse>({ method: 'GET', path: `/v1/memories/${encodeURIComponent(id)}`, query: { ...params } }, options);
+    return this.#http.request<MemoryDetailResponse>(
+      { method: 'GET', path: `/v1/memories/${encodeURIComponent(id)}`, query: { ...params } },
+      options,
+    );
   }
 
   /**
@@ -80,7 +90,10 @@ export class Memories {
    * @example await engram.memories.delete(42);
    */
   delete(id: number, params: SpaceParams = {}, options?: RequestOptions): Promise<DeleteMemoryResponse> {
-    return this.#http.request<DeleteMemoryResponse>({ method: 'DELETE', path: `/v1/memories/${encodeURIComponent(id)}`, query: { ...params } }, options);
+    return this.#http.request<DeleteMemoryResponse>(
+      { method: 'DELETE', path: `/v1/memories/${encodeURIComponent(id)}`, query: { ...params } },
+      options,
+    );
   }
 
   /**
@@ -115,7 +128,7 @@ export class Memories {
    */
   async upload(params: MemoryUploadParams, options: SaveOptions = {}): Promise<SourceResponse> {
     const part = await toFilePart(params.file, { filename: params.filename, contentType: params.contentType });
-    const rawBody = multipartBody({ title: params.title, space: params.space }, { name: 'file', part });
+    const rawBody = multipartBody({ title: params.title, project: params.project, space: params.space }, { name: 'file', part });
     const saved = await this.#http.request<SourceResponse>({ method: 'POST', path: '/v1/memories/file', rawBody }, options);
     return { ...saved, source: await waitIfAsked(this.#sources, saved.source, params.space, options) };
   }

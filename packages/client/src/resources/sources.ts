@@ -86,7 +86,8 @@ export class Sources {
       if (source.status === 'failed' && source.error?.type === 'unreadable') throw UnreadableError.fromSource(source, answer.requestId);
       if (ENDED.has(source.status) || Date.now() >= deadline) return source;
       // A server that answers before its hold is up must not be polled in a tight loop.
-      if (Date.now() - started < 250) await sleep(Math.min(500, Math.max(0, deadline - Date.now())), options.signal, () => new APIUserAbortError());
+      if (Date.now() - started < 250)
+        await sleep(Math.min(500, Math.max(0, deadline - Date.now())), options.signal, () => new APIUserAbortError());
     }
   }
 }

@@ -13,6 +13,8 @@ export const source = (overrides: Partial<Source> = {}): Source => ({
   tokens: 100,
   created_at: '2026-11-22T10:00:00.000Z',
   learned_at: null,
+  attempts: 0,
+  retry_at: null,
   ...overrides,
 });
 

@@ -1,5 +1,5 @@
-import { Engram } from '../../src/index.js';
 import type { ClientOptions } from '../../src/index.js';
+import { Engram } from '../../src/index.js';
 
 /** One request as the injected fetch saw it. */
 export interface Recorded {

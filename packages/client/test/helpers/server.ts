@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
-import { Engram } from '../../src/index.js';
 import type { ClientOptions } from '../../src/index.js';
+import { Engram } from '../../src/index.js';
 
 /** The owner's account key of the test server (test/setup.ts starts it once for the whole run). */
 export const TEST_KEY = 'egk_client_test_key_0123456789abcdefghijklmnop';

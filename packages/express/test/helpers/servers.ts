@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import type { ClientOptions } from '@engram/client';
+import { Engram } from '@engram/client';
 import type { Express } from 'express';
 import { inject } from 'vitest';
-import { Engram } from '@engram/client';
-import type { ClientOptions } from '@engram/client';
 
 /** The owner's account key of the test server (test/setup.ts starts it once for the whole run). */
 export const TEST_KEY = 'egk_express_test_key_0123456789abcdefghijklmnop';

@@ -47,7 +47,10 @@ describe('planRewrite', () => {
   });
 
   it('also learns kept sentences the old body had not learned yet', () => {
-    const pending = blankExcept(before, diffSentences('', before).added.filter((segment) => segment.text.includes('bike')));
+    const pending = blankExcept(
+      before,
+      diffSentences('', before).added.filter((segment) => segment.text.includes('bike')),
+    );
     const plan = planRewrite(before, pending, after);
     expect(plan.toLearn.map((segment) => segment.text)).toEqual(['Ana plays the violin.', 'Ana owns a red bike.']);
   });

@@ -1,22 +1,29 @@
+import type { ErrorType } from '@engram/protocol';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import type { ErrorType } from '@engram/protocol';
-import { meterOf } from './context.js';
+import { consoleRoutes } from './console.js';
 import type { AppDeps, AppEnv } from './context.js';
+import { meterOf } from './context.js';
 import { fromZodError, HttpError, isTransientStoreError } from './errors.js';
 import { authenticate, idempotency, rateLimit, requestId, usageHeaders } from './middleware.js';
-import { memoryRoutes } from './routes/memories.js';
-import { recallRoutes } from './routes/recall.js';
-import { sourceRoutes } from './routes/sources.js';
+import { RequestLog, requestLogger } from './request-log.js';
+import { accountKeyRoutes } from './routes/account-keys.js';
+import { briefingRoutes } from './routes/briefing.js';
+import { exportRoutes } from './routes/export.js';
 import { fileRoutes } from './routes/files.js';
 import { keyRoutes } from './routes/keys.js';
+import { memoryRoutes } from './routes/memories.js';
+import { peopleRoutes } from './routes/people.js';
+import { readinessRoutes } from './routes/readiness.js';
+import { recallRoutes } from './routes/recall.js';
+import { requestRoutes } from './routes/requests.js';
+import { sourceRoutes } from './routes/sources.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { UPLOAD_FORM_SLACK, UPLOAD_PATH, uploadRoutes } from './routes/uploads.js';
 
 const SERVER_VERSION = '0.1.0';
-
 
 /** Statuses Hono itself raises, as the API's error types. */
 const HONO_ERRORS: Record<number, ErrorType> = {
@@ -37,6 +44,8 @@ export function createApp(deps: AppDeps) {
 
   app.use('*', requestId());
   app.get('/healthz', (c) => c.json({ ok: true as const }));
+  app.route('/', readinessRoutes(deps));
+  app.route('/', consoleRoutes());
   app.doc31('/v1/openapi.json', {
     openapi: '3.1.0',
     info: {
@@ -70,6 +79,10 @@ export function createApp(deps: AppDeps) {
       maxAge: 600,
     }),
   );
+  // Logged once answered (authenticated calls only); the buffer writes in batches, off the call's path.
+  const requestLog = deps.requestLog ?? new RequestLog(deps.db, { days: deps.config.requestLogDays });
+  const logCall = requestLogger({ log: requestLog });
+  app.use('/v1/*', (c, next) => (c.req.path === '/v1/openapi.json' ? next() : logCall(c, next)));
   // The OpenAPI document is public; every other /v1 call passes auth, its rate limit and usage headers.
   const keyed = [
     authenticate({ db: deps.db, now: deps.now }),
@@ -102,8 +115,14 @@ export function createApp(deps: AppDeps) {
   app.route('/', recallRoutes(deps));
   app.route('/', keyRoutes(deps));
   app.route('/', spaceRoutes(deps));
+  app.route('/', peopleRoutes(deps));
+  app.route('/', briefingRoutes(deps));
+  app.route('/', exportRoutes(deps));
+  app.route('/', requestRoutes({ ...deps, requestLog }));
+  app.route('/', accountKeyRoutes(deps));
 
   app.notFound((c) => {
+    c.set('errorType', 'not_found');
     const body = { error: { type: 'not_found', message: `No route ${c.req.method} ${c.req.path}`, request_id: c.get('requestId') } };
     return c.json(body, 404);
   });
@@ -122,8 +141,7 @@ export function createApp(deps: AppDeps) {
     } else if (error instanceof HTTPException && HONO_ERRORS[error.status]) {
       status = error.status;
       type = HONO_ERRORS[error.status]!;
-      message =
-        status === 415 ? 'Send a JSON body with Content-Type: application/json' : error.message || 'The request is not valid';
+      message = status === 415 ? 'Send a JSON body with Content-Type: application/json' : error.message || 'The request is not valid';
     } else if (error instanceof SyntaxError) {
       status = 400;
       type = 'invalid_request';
@@ -142,6 +160,7 @@ export function createApp(deps: AppDeps) {
       type = 'internal_error';
       message = 'Something went wrong on our side; the request id finds it in the server log';
     }
+    c.set('errorType', type);
     const body: Record<string, unknown> = { type, message, request_id: request };
     if (details !== undefined) body.details = details;
     return c.json({ error: body }, status as 400);

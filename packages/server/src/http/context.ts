@@ -1,5 +1,7 @@
 import type { Config } from '../config.js';
+import type { Model } from '../model/model-client.js';
 import type { Db } from '../store/database.js';
+import type { RequestLog } from './request-log.js';
 
 /** Who is calling, as the auth middleware found it. */
 export interface Caller {
@@ -19,6 +21,12 @@ export interface AppDeps {
   onSourceAdded?: () => void;
   /** The clock; tests inject one. */
   now?: () => Date;
+  /** The optional model that writes answers to `ask` (the offline answer stands in when it fails). */
+  model?: Model | null;
+  /** Whether the process is stopping (GET /readyz then answers 503 so that balancers send no more). */
+  stopping?: () => boolean;
+  /** Where answered calls are logged; the app makes its own when none is given. */
+  requestLog?: RequestLog;
 }
 
 /** Hono's environment for Engram's app. */
@@ -28,6 +36,8 @@ export interface AppEnv {
     caller: Caller;
     /** The space the call was resolved to, once known. */
     space: string;
+    /** The error type of a failed call, for the request log. */
+    errorType: string;
   };
 }
 

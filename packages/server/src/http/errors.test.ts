@@ -6,7 +6,13 @@ describe('isTransientStoreError', () => {
     for (const code of ['40P01', '40001', '55P03', '53300', '57P01', '08006', '08003']) {
       expect(isTransientStoreError(Object.assign(new Error('busy'), { code }))).toBe(true);
     }
-    for (const error of [Object.assign(new Error('x'), { code: '23505' }), Object.assign(new Error('x'), { code: '42P01' }), new Error('plain'), 'text', null]) {
+    for (const error of [
+      Object.assign(new Error('x'), { code: '23505' }),
+      Object.assign(new Error('x'), { code: '42P01' }),
+      new Error('plain'),
+      'text',
+      null,
+    ]) {
       expect(isTransientStoreError(error)).toBe(false);
     }
   });

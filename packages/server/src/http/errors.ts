@@ -1,5 +1,5 @@
-import { ERROR_STATUS } from '@engram/protocol';
 import type { ErrorType } from '@engram/protocol';
+import { ERROR_STATUS } from '@engram/protocol';
 import type { ZodError } from 'zod';
 
 /** The one error class of the server; the error handler turns it into the JSON error shape. */

@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { MiddlewareHandler } from 'hono';
-import { findKeyByHash, hashKey, touchKey, TOUCH_EVERY_MS } from '../store/account-repository.js';
+import { sql } from 'kysely';
+import type { MeterContext } from '../meter/metering.js';
+import { currentUsage } from '../meter/metering.js';
+import { findKeyByHash, hashKey, TOUCH_EVERY_MS, touchKey } from '../store/account-repository.js';
 import type { Db } from '../store/database.js';
 import { newRequestId } from '../store/ids.js';
 import type { AppEnv } from './context.js';
-import { currentUsage } from '../meter/metering.js';
-import type { MeterContext } from '../meter/metering.js';
 import { HttpError } from './errors.js';
 
 /** Gives every call a request id, answered in the X-Request-ID header whatever happens. */
@@ -37,76 +36,7 @@ export const authenticate = ({ db, now = () => new Date() }: { db: Db; now?: () 
     await next();
   };
 
-const MAX_IDEMPOTENCY_KEY_CHARS = 255;
-
-/**
- * The body as a retry must repeat it. A multipart form gets a new random boundary each time
- * it is serialised, so the boundary is taken out: the same parts are the same request.
- */
-async function comparableBody(contentType: string | undefined, body: ArrayBuffer): Promise<Uint8Array> {
-  const bytes = new Uint8Array(body);
-  const boundary = /^multipart\/form-data;.*boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1];
-  if (!boundary) return bytes;
-  return new TextEncoder().encode(Buffer.from(bytes).toString('latin1').replaceAll(boundary, 'BOUNDARY'));
-}
-const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-
-/**
- * Honours `Idempotency-Key` on POST, PUT and PATCH routes: the first answer (below 500) is stored and
- * replayed to any retry of the same request, so a retried save never saves twice. The
- * same key with a different request is refused; a retry while the first is still
- * running gets 409 and may retry again.
- */
-export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> =>
-  async function idempotency(c, next) {
-    const key = c.req.header('Idempotency-Key');
-    if (!IDEMPOTENT_METHODS.has(c.req.method) || key === undefined) return next();
-    if (!key.trim() || key.length > MAX_IDEMPOTENCY_KEY_CHARS) {
-      throw new HttpError('invalid_request', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_CHARS} characters`, {
-        field: 'Idempotency-Key',
-      });
-    }
-    const { accountId } = c.get('caller');
-    const fingerprint = createHash('sha256')
-      .update(`${c.req.method} ${c.req.path} ${c.req.header('X-Memory-Space') ?? ''}\n`)
-      .update(await comparableBody(c.req.header('Content-Type'), await c.req.arrayBuffer()))
-      .digest('hex');
-    const claimed = await sql`
-      insert into idempotency_keys (account_id, key, fingerprint, space) values (${accountId}, ${key}, ${fingerprint}, ${c.req.header('X-Memory-Space') ?? null})
-      on conflict do nothing returning key`.execute(db);
-    if (!claimed.rows.length) {
-      const { rows } = await sql<any>`
-        select fingerprint, status, body from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
-      const stored = rows[0];
-      if (stored && stored.fingerprint !== fingerprint) {
-        throw new HttpError('invalid_request', 'This Idempotency-Key was used for a different request', {
-          field: 'Idempotency-Key',
-        });
-      }
-      if (!stored || stored.status === null) {
-        throw new HttpError('conflict', 'A request with this Idempotency-Key is still running; retry shortly', undefined, { retryable: true });
-      }
-      c.header('Idempotent-Replayed', 'true');
-      return c.json(stored.body, stored.status) as unknown as void;
-    }
-    try {
-      await next();
-    } catch (error) {
-      await sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
-      throw error;
-    }
-    // Answers that a retry could change (busy, rate limited, failed) are not kept.
-    const status = c.res.status;
-    if (status >= 500 || status === 409 || status === 429 || !c.res.headers.get('content-type')?.includes('application/json')) {
-      await sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key}`.execute(db);
-      return;
-    }
-    const answer = await c.res.clone().json();
-    await sql`
-      update idempotency_keys set status = ${c.res.status}, body = ${JSON.stringify(answer)}::jsonb,
-        space = coalesce(${c.get('space') ?? null}, space)
-      where account_id = ${accountId} and key = ${key}`.execute(db);
-  };
+export { idempotency } from './idempotency.js';
 
 /**
  * Holds each key to its requests a minute (a limited key's own rpm, else the account

@@ -19,7 +19,7 @@ export const errorResponses = {
   400: errorResponse('Invalid request: a field out of its limits, or the header and field disagree'),
   401: errorResponse('No key, or a wrong, revoked or expired key'),
   403: errorResponse('A limited key reaching outside its space'),
-  429: errorResponse('Over the key\'s requests a minute'),
+  429: errorResponse("Over the key's requests a minute"),
 } as const;
 
 export const notFoundResponse = { 404: errorResponse('No such record in this space') } as const;

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { filePathOf, importDir, listTextFiles, progressBar, summaryLine, watchDir } from './import-dir.js';
 import type { WatchPass } from './import-dir.js';
+import { filePathOf, importDir, listTextFiles, progressBar, summaryLine, watchDir } from './import-dir.js';
 
 /** An in-memory stand-in for the three file calls, so these tests need no server. */
 function fakeFiles() {

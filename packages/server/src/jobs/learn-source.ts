@@ -1,18 +1,24 @@
 import { sql } from 'kysely';
-import { factFingerprint } from '../learn/index.js';
-import type { LearnedFact } from '../learn/index.js';
+import { learnStructures } from '../brief/learn-structures.js';
+import { storeStructures } from '../brief/store-structures.js';
+import type { SourceFacts } from '../learn/facts-of.js';
 import { factsOf } from '../learn/facts-of.js';
+import type { LearnedFact } from '../learn/index.js';
+import { factFingerprint } from '../learn/index.js';
 import type { LearnFacts } from '../learn/pool.js';
+import { learnWithModel } from '../model/learn-with-model.js';
+import type { Model, ModelUsage } from '../model/model-client.js';
+import type { Parsers, ReadOptions } from '../read/read-source.js';
+import { readSourceText } from '../read/read-source.js';
+import { recall } from '../recall/search.js';
 import type { Db } from '../store/database.js';
-import { findMemory, storeFacts } from '../store/memory-repository.js';
+import { applyFileLabels } from '../store/file-repository.js';
 import type { FactToStore } from '../store/memory-repository.js';
+import { findMemory, slotsForUpdates, storeFacts } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import { loadSourceContent } from '../store/source-repository.js';
-import { applyFileLabels } from '../store/file-repository.js';
-import { readSourceText } from '../read/read-source.js';
-import type { Parsers, ReadOptions } from '../read/read-source.js';
-import { completeJob } from './queue.js';
 import type { Job } from './queue.js';
+import { completeJob } from './queue.js';
 
 /** A learned fact as the store keeps it (with its fingerprint). */
 export function toStore(fact: LearnedFact): FactToStore {
@@ -27,6 +33,9 @@ export function toStore(fact: LearnedFact): FactToStore {
     before: fact.before,
     slot: fact.slot,
     reported: fact.reported,
+    nameTypes: fact.nameTypes,
+    lasting: fact.lasting,
+    owner: fact.owner,
   };
 }
 
@@ -41,6 +50,16 @@ export interface LearnSourceOptions {
   learn?: LearnFacts;
   /** Where pages and uploaded files are parsed: learner threads, or this thread by default. */
   parsers?: Parsers;
+  /** The optional model: when set it learns the facts, and the offline learner takes what it fails on. */
+  model?: Model | null;
+  /** Counts what the model's calls cost (tokens sent and received). */
+  countModel?: (usage: ModelUsage) => Promise<void>;
+}
+
+/** The few current memories nearest a text, shown to the model so that it can say which one a fact updates. */
+async function nearestMemories(db: Db, scope: Scope, text: string) {
+  const found = await recall(db, scope, text, { limit: 5, kind: 'all', judge: false });
+  return found.memories.map((item) => ({ id: item.row.id, text: item.row.text, date: item.row.date }));
 }
 
 /**
@@ -54,8 +73,32 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
   const source = await readSourceText(db, job, loaded, options.read, options.parsers);
   if (!source) return false; // unreadable: the source has failed and its job is gone
-  const read = await (options.learn ?? factsOf)(source);
-  let facts = read.facts.map(toStore);
+  // A file belongs to the project its `project` label names, unless the save named one.
+  if (source.kind === 'file' && !source.project) {
+    const { rows } = await sql<{ project: string | null }>`
+      select labels->>'project' as project from files
+      where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${source.id}`.execute(db);
+    source.project = rows[0]?.project ?? null;
+  }
+  const offline = options.learn ?? factsOf;
+  let read: SourceFacts;
+  if (options.model) {
+    const learned = await learnWithModel(options.model, source, { offline, nearest: (text) => nearestMemories(db, scope, text) });
+    await options.countModel?.(learned.model);
+    // Project state, intentions, lessons and the episode are read by rules from the same text and the model's facts.
+    read = { ...learned, structures: learnStructures(source, learned.facts) };
+  } else {
+    read = await offline(source);
+  }
+  // A fact the model says updates a current memory takes that memory's slot, so storing it replaces the memory.
+  const updated = await slotsForUpdates(
+    db,
+    scope,
+    read.facts.flatMap((fact) => (fact.replaces === undefined ? [] : [fact.replaces])),
+  );
+  let facts = read.facts.map((fact) =>
+    toStore(fact.replaces === undefined ? fact : { ...fact, slot: updated.get(fact.replaces) ?? fact.slot }),
+  );
   let corrected = null;
   if (source.corrects_memory_id !== null) {
     corrected = await findMemory(db, scope, source.corrects_memory_id);
@@ -90,12 +133,18 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   return db.transaction().execute(async (transaction) => {
     if (!(await jobStands(transaction, job))) return false;
     const { created } = await storeFacts(transaction, scope, source.id, facts);
+    // The project state, intentions, lessons and episode were learned in the same pass as the facts.
+    if (read.structures) await storeStructures(transaction, scope, source.id, read.structures);
     // A file's memories carry its labels, which recall can filter on.
     if (source.kind === 'file') await applyFileLabels(transaction, source.id);
     if (corrected) {
       for (const memoryId of created) {
-        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${memoryId}, 'replaces', ${corrected.id})`.execute(transaction);
-        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${corrected.id}, 'replaced', ${memoryId})`.execute(transaction);
+        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${memoryId}, 'replaces', ${corrected.id})`.execute(
+          transaction,
+        );
+        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${corrected.id}, 'replaced', ${memoryId})`.execute(
+          transaction,
+        );
       }
     }
     await sql`
@@ -111,10 +160,12 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
  * rewritten or a source deleted while its text was being learned has lost this job (the
  * rewrite queued a new one): what the old text taught is then not stored, and the rewrite,
  * which locks the same source row, either waits for this batch and sees its memories, or
- * goes first and this batch stores nothing.
+ * goes first and this batch stores nothing. A job whose lease ran out and was taken over by
+ * another worker no longer stands for this one either.
  */
 async function jobStands(transaction: Db, job: Job): Promise<boolean> {
   const { rows } = await sql`
-    select 1 from jobs j join sources s on s.id = j.source_id where j.id = ${job.id} for share of s`.execute(transaction);
+    select 1 from jobs j join sources s on s.id = j.source_id
+    where j.id = ${job.id} and j.locked_by = ${job.lockedBy} for share of s`.execute(transaction);
   return rows.length > 0;
 }

@@ -9,38 +9,120 @@ export interface Job {
   sourceId: string;
   attempts: number;
   maxAttempts: number;
+  /** The worker holding it; only that worker's writes count while it holds the lease. */
+  lockedBy: string;
 }
 
-/** How long a claimed job stays with its worker before another may take it (a crashed worker's lease runs out). */
-export const LEASE_SECONDS = 300;
+/**
+ * How long a claimed job stays with its worker unless the worker renews it (ENGRAM_LEASE_SECONDS).
+ * A worker renews it every third of that while it works, so a dead worker's job is taken
+ * over at most this long after its last renewal.
+ */
+export const DEFAULT_LEASE_SECONDS = 30;
+
+/** Jobs claimed before leases had an end (locked_until null) keep the old five-minute lease. */
+const LEGACY_LEASE_SECONDS = 300;
+
+/** What a claimed job's source is told when its last attempt died with its worker. */
+const LOST_WORKER = 'The worker learning this source stopped before it finished';
 
 /**
- * Claims the next due job, skipping those other workers hold, and marks its source
- * as learning. Returns null when nothing is due.
+ * Claims the next due job, skipping those other workers hold and those whose lease still
+ * runs, and marks its source as learning. A job found on its last attempt after its worker
+ * died fails its source there and then (its error kept), and the next job is looked at.
+ * Returns null when nothing is due.
  */
-export async function claimJob(db: Db, workerId: string): Promise<Job | null> {
+export async function claimJob(db: Db, workerId: string, leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<Job | null> {
+  for (;;) {
+    const claimed = await db.transaction().execute(async (transaction) => {
+      const { rows } = await sql<any>`
+        update jobs j set locked_at = now(), locked_by = ${workerId}, attempts = j.attempts + 1,
+          locked_until = now() + make_interval(secs => ${leaseSeconds}),
+          last_error = case when j.locked_at is not null then ${LOST_WORKER} else j.last_error end
+        from (
+          select id, locked_at is not null as taken_over from jobs
+          where run_at <= now() and (locked_at is null
+            or coalesce(locked_until, locked_at + make_interval(secs => ${LEGACY_LEASE_SECONDS})) < now())
+          order by run_at, id
+          for update skip locked
+          limit 1
+        ) due
+        where j.id = due.id
+        returning j.id, j.account_id, j.space, j.source_id, j.attempts, j.max_attempts, j.last_error, due.taken_over`.execute(transaction);
+      const row = rows[0];
+      if (!row) return null;
+      if (row.attempts > row.max_attempts) {
+        // Its last attempt never reported (its worker or process died): no attempt is left to run.
+        await sql`delete from jobs where id = ${row.id}`.execute(transaction);
+        await sql`
+          update sources set status = 'failed', attempts = ${row.max_attempts},
+            error = ${JSON.stringify({ type: 'internal_error', message: LOST_WORKER })}::jsonb
+          where id = ${row.source_id} and account_id = ${row.account_id}`.execute(transaction);
+        return 'failed' as const;
+      }
+      await sql`
+        update sources set status = 'learning', attempts = ${row.attempts}
+        where id = ${row.source_id} and account_id = ${row.account_id} and status in ('queued', 'learning')`.execute(transaction);
+      return {
+        id: row.id,
+        accountId: row.account_id,
+        space: row.space,
+        sourceId: row.source_id,
+        attempts: row.attempts,
+        maxAttempts: row.max_attempts,
+        lockedBy: workerId,
+      } satisfies Job;
+    });
+    if (claimed !== 'failed') return claimed;
+  }
+}
+
+/**
+ * Pushes on the leases of the jobs a worker holds. Returns the ids it still holds (a job
+ * missing from the answer was finished, deleted, or taken over after its lease ran out).
+ */
+export async function renewLeases(db: Db, workerId: string, jobIds: number[], leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<number[]> {
+  if (!jobIds.length) return [];
+  const { rows } = await sql<{ id: number }>`
+    update jobs set locked_until = now() + make_interval(secs => ${leaseSeconds})
+    where id = any(${jobIds}::int[]) and locked_by = ${workerId}
+    returning id`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Gives a claimed job back without counting the attempt (a worker stopping before it
+ * finished): another worker may take it at once.
+ */
+export async function releaseJob(db: Db, job: Job): Promise<void> {
+  await db.transaction().execute(async (transaction) => {
+    const { rows } = await sql`
+      update jobs set locked_at = null, locked_by = null, locked_until = null, attempts = greatest(attempts - 1, 0), run_at = now()
+      where id = ${job.id} and locked_by = ${job.lockedBy} returning id`.execute(transaction);
+    if (!rows.length) return;
+    await sql`
+      update sources set status = 'queued', attempts = greatest(attempts - 1, 0)
+      where id = ${job.sourceId} and account_id = ${job.accountId} and status = 'learning'`.execute(transaction);
+  });
+}
+
+/**
+ * Gives back every claimed job at once. Only for a store one process owns (the embedded
+ * store), at its start: whoever held a claim was this process before it stopped. The
+ * attempt a crash cut short still counts, so a source that crashes the process every time
+ * fails after its attempts instead of crashing it for ever.
+ */
+export async function releaseAllClaims(db: Db): Promise<number> {
   return db.transaction().execute(async (transaction) => {
-    const { rows } = await sql<any>`
-      update jobs set locked_at = now(), locked_by = ${workerId}, attempts = attempts + 1
-      where id = (
-        select id from jobs
-        where run_at <= now() and (locked_at is null or locked_at < now() - make_interval(secs => ${LEASE_SECONDS}))
-        order by run_at, id
-        for update skip locked
-        limit 1
-      )
-      returning id, account_id, space, source_id, attempts, max_attempts`.execute(transaction);
-    const row = rows[0];
-    if (!row) return null;
-    await sql`update sources set status = 'learning' where id = ${row.source_id} and status in ('queued', 'learning')`.execute(transaction);
-    return {
-      id: row.id,
-      accountId: row.account_id,
-      space: row.space,
-      sourceId: row.source_id,
-      attempts: row.attempts,
-      maxAttempts: row.max_attempts,
-    };
+    const { rows } = await sql<{ source_id: string; account_id: number }>`
+      update jobs set locked_at = null, locked_by = null, locked_until = null, last_error = coalesce(last_error, ${LOST_WORKER})
+      where locked_at is not null returning source_id, account_id`.execute(transaction);
+    for (const row of rows) {
+      await sql`update sources set status = 'queued' where id = ${row.source_id} and account_id = ${row.account_id} and status = 'learning'`.execute(
+        transaction,
+      );
+    }
+    return rows.length;
   });
 }
 
@@ -49,25 +131,34 @@ export async function completeJob(transaction: Db, job: Job): Promise<void> {
   await sql`delete from jobs where id = ${job.id}`.execute(transaction);
 }
 
+/** What a source that could not be learned says: the cause (maybe the store's own words) stays in the log. */
+export const LEARNING_FAILED_MESSAGE = 'This source could not be learned; the server log has the cause';
+
 /**
  * Records a failed attempt. The job runs again after an exponential backoff
- * (2^attempts seconds, at most an hour) until its attempts are spent; then the source fails.
+ * (2^attempts seconds, at most an hour) until its attempts are spent; then the source fails
+ * with a documented error type (`internal_error` unless told), never the store's raw message.
  */
-export async function failJob(db: Db, job: Job, error: Error, errorType = 'learning_failed'): Promise<void> {
+export async function failJob(db: Db, job: Job, error: Error, errorType = 'internal_error'): Promise<void> {
   const message = error.message.slice(0, 1_000);
+  const shown = errorType === 'internal_error' ? LEARNING_FAILED_MESSAGE : message;
   await db.transaction().execute(async (transaction) => {
     if (job.attempts >= job.maxAttempts) {
-      await sql`delete from jobs where id = ${job.id}`.execute(transaction);
+      // Only the job's holder fails it: a job given back or taken over is no longer this attempt's.
+      const { rows } = await sql`delete from jobs where id = ${job.id} and locked_by = ${job.lockedBy} returning id`.execute(transaction);
+      if (!rows.length) return;
       await sql`
-        update sources set status = 'failed', error = ${JSON.stringify({ type: errorType, message })}::jsonb
-        where id = ${job.sourceId}`.execute(transaction);
+        update sources set status = 'failed', error = ${JSON.stringify({ type: errorType, message: shown })}::jsonb
+        where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(transaction);
       return;
     }
     await sql`
-      update jobs set locked_at = null, locked_by = null, last_error = ${message},
+      update jobs set locked_at = null, locked_by = null, locked_until = null, last_error = ${message},
         run_at = now() + make_interval(secs => least(power(2, attempts), 3600))
-      where id = ${job.id}`.execute(transaction);
-    await sql`update sources set status = 'queued' where id = ${job.sourceId} and status = 'learning'`.execute(transaction);
+      where id = ${job.id} and locked_by = ${job.lockedBy}`.execute(transaction);
+    await sql`update sources set status = 'queued' where id = ${job.sourceId} and account_id = ${job.accountId} and status = 'learning'`.execute(
+      transaction,
+    );
   });
 }
 
@@ -75,6 +166,8 @@ export async function failJob(db: Db, job: Job, error: Error, errorType = 'learn
 export async function failJobNow(db: Db, job: Job, error: { type: string; message: string }): Promise<void> {
   await db.transaction().execute(async (transaction) => {
     await sql`delete from jobs where id = ${job.id}`.execute(transaction);
-    await sql`update sources set status = 'failed', error = ${JSON.stringify(error)}::jsonb where id = ${job.sourceId}`.execute(transaction);
+    await sql`
+      update sources set status = 'failed', error = ${JSON.stringify(error)}::jsonb
+      where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(transaction);
   });
 }

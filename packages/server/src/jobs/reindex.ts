@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { factsOf } from '../learn/facts-of.js';
 import type { LearnableSource } from '../learn/facts-of.js';
+import { factsOf } from '../learn/facts-of.js';
 import type { LearnFacts } from '../learn/pool.js';
 import type { Db } from '../store/database.js';
 import { reindexFacts } from '../store/memory-repository.js';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Db } from '../store/database.js';
 import { learnSource } from './learn-source.js';
-import { claimJob, failJob } from './queue.js';
 import type { Job } from './queue.js';
+import { claimJob, DEFAULT_LEASE_SECONDS, failJob, releaseJob, renewLeases } from './queue.js';
 
 /** Options of a learning worker. */
 export interface WorkerOptions {
@@ -12,21 +13,30 @@ export interface WorkerOptions {
   onError?: (error: unknown) => void;
   /** What a job does; learning a source by default. */
   run?: (db: Db, job: Job) => Promise<void>;
-  /** Housekeeping when no job is due (releasing waiting sources), at most once per `idleEveryMs`. */
+  /** Housekeeping when no job is due, at most once per `idleEveryMs`. */
   onIdle?: () => Promise<unknown>;
   idleEveryMs?: number;
+  /** How long a claimed job stays this worker's without a renewal, in seconds. */
+  leaseSeconds?: number;
+  /** How often the lease of the job in hand is renewed, in milliseconds (a third of the lease by default). */
+  heartbeatMs?: number;
 }
+
+/** A worker's id names its machine and process, so an operator can tell whose claim a job holds. */
+const newWorkerId = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 /**
  * Takes learning jobs from the queue one at a time until stopped. Several workers,
- * in one process or many, share the queue safely.
+ * in one process or many, share the queue safely. While it works on a job it renews the
+ * job's lease, so that only a worker that died (or stalled past its lease) loses its job.
  */
 export class Worker {
-  readonly id = `worker_${randomUUID()}`;
+  readonly id = newWorkerId();
   #running = false;
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
   #idleAt = 0;
+  #inHand: { job: Job; done: Promise<void> } | null = null;
 
   constructor(
     private readonly db: Db,
@@ -45,11 +55,30 @@ export class Worker {
     this.#wake?.();
   }
 
-  /** Stops after the job in hand, if any. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the job in hand. With a deadline, a job still running
+   * when it passes is given back (its attempt not counted) so another worker takes it at once.
+   */
+  async stop(deadlineMs?: number): Promise<void> {
     this.#running = false;
     this.#wake?.();
-    await this.#loop;
+    if (deadlineMs === undefined || !this.#loop) {
+      await this.#loop;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), deadlineMs);
+    });
+    const outcome = await Promise.race([this.#loop.then(() => 'done' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late' && this.#inHand) {
+      try {
+        await releaseJob(this.db, this.#inHand.job);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
   }
 
   /** Runs due jobs until none is left; returns how many ran. Used by tests and `engram worker --once`. */
@@ -60,12 +89,28 @@ export class Worker {
   }
 
   async #runOne(): Promise<boolean> {
-    const job = await claimJob(this.db, this.id);
+    const leaseSeconds = this.options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+    const job = await claimJob(this.db, this.id, leaseSeconds);
     if (!job) return false;
+    const heartbeat = setInterval(
+      () => {
+        renewLeases(this.db, this.id, [job.id], leaseSeconds).catch((error: unknown) => this.options.onError?.(error));
+      },
+      this.options.heartbeatMs ?? (leaseSeconds * 1_000) / 3,
+    );
+    const done = (async () => {
+      try {
+        await (this.options.run ?? learnSource)(this.db, job);
+      } catch (error) {
+        await failJob(this.db, job, error instanceof Error ? error : new Error(String(error)));
+      }
+    })();
+    this.#inHand = { job, done };
     try {
-      await (this.options.run ?? learnSource)(this.db, job);
-    } catch (error) {
-      await failJob(this.db, job, error instanceof Error ? error : new Error(String(error)));
+      await done;
+    } finally {
+      clearInterval(heartbeat);
+      this.#inHand = null;
     }
     return true;
   }

@@ -8,13 +8,33 @@ const content = (sentence: string, names: string[] = ['Caroline', 'Melanie']): s
 
 describe('chit-chat', () => {
   it('finds greetings, thanks and bare acknowledgements', () => {
-    for (const sentence of ['Hi!', 'Hey Mel, good to see you', 'Wow, that’s great!', 'Sounds fun', 'Thanks so much, Caroline!', 'Talk to you soon!', 'That charity race sounds great', 'So cool!', 'I totally agree', 'Good luck!', 'Truly inspiring!', 'Hey Mel, long time no talk!', "Nah, I haven't."]) {
+    for (const sentence of [
+      'Hi!',
+      'Hey Mel, good to see you',
+      'Wow, that’s great!',
+      'Sounds fun',
+      'Thanks so much, Caroline!',
+      'Talk to you soon!',
+      'That charity race sounds great',
+      'So cool!',
+      'I totally agree',
+      'Good luck!',
+      'Truly inspiring!',
+      'Hey Mel, long time no talk!',
+      "Nah, I haven't.",
+    ]) {
       expect(isChitChat(content(sentence)), sentence).toBe(true);
     }
   });
 
   it('keeps sentences that carry a fact', () => {
-    for (const sentence of ['I love hiking', 'My sister is a nurse', 'The event was really thought-provoking.', 'Thanks to my therapist I sleep better.', "I'm vegan."]) {
+    for (const sentence of [
+      'I love hiking',
+      'My sister is a nurse',
+      'The event was really thought-provoking.',
+      'Thanks to my therapist I sleep better.',
+      "I'm vegan.",
+    ]) {
       expect(isChitChat(content(sentence)), sentence).toBe(false);
     }
   });
@@ -35,7 +55,12 @@ describe('chit-chat', () => {
     expect(questionCarriesFact('Have you seen my new puppy, Rex?')).toBe(true);
     expect(questionCarriesFact('Did I tell you I got a new job?')).toBe(true);
     // Catching up and offers of help ask; their "we" and "I" tell nothing.
-    for (const question of ["What's been up since we last talked?", 'Anything new since we chatted?', 'Is there anything I can do to help?', 'Care to fill me in?']) {
+    for (const question of [
+      "What's been up since we last talked?",
+      'Anything new since we chatted?',
+      'Is there anything I can do to help?',
+      'Care to fill me in?',
+    ]) {
       expect(questionCarriesFact(question), question).toBe(false);
     }
     expect(questionCarriesFact('Have we talked about my trip to Oregon since I got back?')).toBe(true);

@@ -15,9 +15,11 @@ const onlyInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*
 const leadingReaction =
   /^(?:(?:it['’]s|that['’]s|it is|that is)\s+)?(?:so\s+|really\s+|super\s+|very\s+)?(?:cool|great|awesome|amazing|nice|wonderful|good|glad|happy|neat|sweet|crazy|funny|wild)\s+(?:that\s+|to see\s+|to hear\s+)?(?=(?:you|i|we|your|my)\b)/iu;
 /** Words that join a sentence to the one before without adding to it ("And here's…", "So I…"). */
-const leadingConnector = /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|we|we['’]re|my|our)\b))/iu;
+const leadingConnector =
+  /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|we|we['’]re|my|our)\b))/iu;
 /** Emoji, emoticons and closing marks that end a chat sentence without meaning anything. */
-const trailingNoise = /(?:\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]|[:;=8xX]-?[)(DPp3\]/|\\]|<3+|\^_?\^|xD+|XD+))+\s*$/u;
+const trailingNoise =
+  /(?:\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]|[:;=8xX]-?[)(DPp3\]/|\\]|<3+|\^_?\^|xD+|XD+))+\s*$/u;
 
 const adjectives =
   '(?:great|cool|awesome|amazing|wonderful|fantastic|sweet|nice|lovely|fun|beautiful|gorgeous|stunning|' +
@@ -40,10 +42,16 @@ const reactionPatterns: RegExp[] = [
       `(?: \\w+ly| so| such| very| pretty| super| just| totally| quite| a| an| really| truly| too| beyond| like| soo+| the| most| not| always)* ${adjectives}` +
       `(?: ${reactionNouns})?(?: to (?:hear|see|know|me))?(?:,? (?:for you|for them|of you|man|dude|indeed|though|too))?$`,
   ),
-  new RegExp(`^(?:sounds|looks|seems|feels)(?: like)?(?: \\w+ly| so| really| super| a| an| such| just| totally| pretty| very| soo+)* ${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see|me))?$`),
-  new RegExp(`^(?:so|how|what an?|such an?|really|very|super|soo+)(?: \\w+ly| so| really| very| super| an| a)* ${adjectives}(?: ${reactionNouns})?(?:,? (?:indeed|too))?$`),
+  new RegExp(
+    `^(?:sounds|looks|seems|feels)(?: like)?(?: \\w+ly| so| really| super| a| an| such| just| totally| pretty| very| soo+)* ${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see|me))?$`,
+  ),
+  new RegExp(
+    `^(?:so|how|what an?|such an?|really|very|super|soo+)(?: \\w+ly| so| really| very| super| an| a)* ${adjectives}(?: ${reactionNouns})?(?:,? (?:indeed|too))?$`,
+  ),
   new RegExp(`^(?:what an?|such an?|an?) (?:\\w+ )?${reactionNouns}$`),
-  new RegExp(`^(?:\\w+ly |so |really |very |super |just |totally |pretty |quite )*${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`),
+  new RegExp(
+    `^(?:\\w+ly |so |really |very |super |just |totally |pretty |quite )*${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`,
+  ),
 ];
 /** Fixed phrases of conversation: greeting, leave-taking, thanks, agreement, encouragement. */
 const pleasantries = new RegExp(
@@ -56,9 +64,9 @@ const pleasantries = new RegExp(
       '(?:thanks|thank you|thank u|thx|ty|many thanks|much appreciated|appreciate (?:it|that|you|the|your))(?! to)\\b.*',
       "(?:no problem|no worries|of course|anytime|you'?re welcome|my pleasure|sure thing|good luck|best of luck|congrats|congratulations|well done|good job|great job|nice job|nice work|great work)\\b.*",
       "(?:keep it up|keep up the (?:\\w+ )?work|keep (?:on )?(?:going|shining|rocking|pushing)|you got this|you've got this|you can do (?:it|this)|go for it|don't give up|hang in there)\\b.*",
-      "(?:me too|me neither|same here|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i see|i understand|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*",
+      '(?:me too|me neither|same here|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i see|i understand|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
       "(?:i )?hope (?:you|you're|you've|you are|all|everything|it|that|things|your)\\b.*",
-      "(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|hope you (?:have|enjoy|had|like|liked|feel|are|get|find)|hope (?:it|that|things|all) |that makes sense|makes sense|tell me more)\\b.*",
+      '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|hope you (?:have|enjoy|had|like|liked|feel|are|get|find)|hope (?:it|that|things|all) |that makes sense|makes sense|tell me more)\\b.*',
       "(?:let me know|take a look|check (?:it|this|that) out|look at this|guess what|you've got guts|you'?re right|you are right|you'?re so right|you said it)\\b.*",
       "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|we're|that we)\\b.*",
       "(?:i'?m |i am )?(?:so |really |very )*sorry(?: to hear| for your| about)?\\b.*",

@@ -36,7 +36,10 @@ const planPatterns: RegExp[] = [
   /\b(?:plans?|planned|intends?|intending|aims?|hopes?|promised|promises|decided|needs?|has|have) to\b(?! (?:say|admit)\b)/i,
   /\bcan(?:'|’)?t wait to\b/i,
   /\b(?:scheduled|appointment|deadline|to-?do|booked|reservation)\b/i,
-  new RegExp(`(?:^|[\\s,])(?:\\p{Lu}[\\p{L}'’-]*|he|she|they|team|${relations})\\s+(?:\\w+ly\\s+|also\\s+|still\\s+|soon\\s+)?(?:will|won(?:'|’)t|(?:'|’)ll)\\b(?!\\s+(?:be|have been)\\b)`, 'u'),
+  new RegExp(
+    `(?:^|[\\s,])(?:\\p{Lu}[\\p{L}'’-]*|he|she|they|team|${relations})\\s+(?:\\w+ly\\s+|also\\s+|still\\s+|soon\\s+)?(?:will|won(?:'|’)t|(?:'|’)ll)\\b(?!\\s+(?:be|have been)\\b)`,
+    'u',
+  ),
 ];
 
 const prefPattern =
@@ -44,7 +47,10 @@ const prefPattern =
 
 const peoplePatterns: RegExp[] = [
   new RegExp(`(?:['’]s|\\b(?:his|her|their|whose))\\s+(?:\\w+\\s+)?(?!family\\b)${relations}\\b`, 'i'),
-  new RegExp(`\\b(?:has|have|had)\\s+(?:a|an|one|two|three|four|five|six|\\d+|no|some|many|several|twin)\\s+(?:\\w+\\s+)?${relations}\\b`, 'i'),
+  new RegExp(
+    `\\b(?:has|have|had)\\s+(?:a|an|one|two|three|four|five|six|\\d+|no|some|many|several|twin)\\s+(?:\\w+\\s+)?${relations}\\b`,
+    'i',
+  ),
   /\b(?:married|divorced|dating|engaged|widowed|pregnant|adopted|adopting|broke up|separated|newborn|gave birth)\b/i,
   /^(?:The user|(?:\p{Lu}[\p{L}'’-]*\s+){1,3})\s*(?:is|was)\s+(?:a|an)\s+/u,
   /\b(?:works as|worked as|works at|works for|years old|is from|are from|was from|grew up|lives in|lived in|was born|were born|name is|is called|identifies as|retired)\b/i,

@@ -4,13 +4,27 @@ import { addS, thirdPerson } from './conjugate.js';
 describe('thirdPerson', () => {
   it('puts present verbs in the third person singular', () => {
     expect(['am', 'have', 'do', "don't", 'love', 'watch', 'try', 'go', 'miss'].map((verb) => thirdPerson(verb))).toEqual([
-      'is', 'has', 'does', "doesn't", 'loves', 'watches', 'tries', 'goes', 'misses',
+      'is',
+      'has',
+      'does',
+      "doesn't",
+      'loves',
+      'watches',
+      'tries',
+      'goes',
+      'misses',
     ]);
   });
 
   it('leaves modal verbs and past tenses as they are', () => {
     expect(['can', 'would', 'must', 'was', 'went', 'loved', 'had'].map((verb) => thirdPerson(verb))).toEqual([
-      null, null, null, null, null, null, null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
     ]);
   });
 

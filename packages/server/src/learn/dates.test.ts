@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDates } from './dates.js';
 import type { Tense } from './dates.js';
+import { resolveDates } from './dates.js';
 import { applyEdits } from './edit.js';
 
 // A Sunday.
@@ -32,7 +32,15 @@ describe('resolveDates', () => {
   });
 
   it('never turns ordinary words, times, durations or habits into dates', () => {
-    for (const sentence of ['I may go.', 'June said hi.', 'Sun is out.', 'We met at 3pm.', 'I go every Monday.', 'I stayed for two weeks.', 'Right now I am busy.']) {
+    for (const sentence of [
+      'I may go.',
+      'June said hi.',
+      'Sun is out.',
+      'We met at 3pm.',
+      'I go every Monday.',
+      'I stayed for two weeks.',
+      'Right now I am busy.',
+    ]) {
       expect(resolve(sentence, 'present')).toBe(sentence);
     }
   });

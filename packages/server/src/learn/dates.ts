@@ -12,8 +12,18 @@ export interface ResolvedDates {
 }
 
 const monthNames = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const dayInMilliseconds = 86_400_000;
@@ -95,11 +105,13 @@ function pickSeason(referenceDay: Date, season: string, which: string): { day: D
   if (which === 'last' || which === 'past') start = currentEnd <= referenceDay ? current : utcDay(year - 1, first, 1);
   else if (which === 'next' || which === 'coming') start = current > referenceDay ? current : utcDay(year + 1, first, 1);
   const startYear = start.getUTCFullYear();
-  const name = season === 'winter' ? `the winter of ${startYear}–${startYear + 1}` : `${season === 'autumn' ? 'autumn' : season} ${startYear}`;
+  const name =
+    season === 'winter' ? `the winter of ${startYear}–${startYear + 1}` : `${season === 'autumn' ? 'autumn' : season} ${startYear}`;
   return { day: start, name };
 }
 
-const dayOfMonth = /(?:^|\s)(on|by|since|until|till|before|after|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|time|century|floor|place|anniversary|birthday|grade|row)\b)/gi;
+const dayOfMonth =
+  /(?:^|\s)(on|by|since|until|till|before|after|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|time|century|floor|place|anniversary|birthday|grade|row)\b)/gi;
 
 /** Day `dayNumber` of this month, or of the month before (past) or after (otherwise) when that is nearer in the sentence's direction. */
 function pickMonth(referenceDay: Date, dayNumber: number, tense: Tense): Date | null {
@@ -171,7 +183,11 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   // A time alone ("at 3pm") names no day we could add.
   if (!certainDate && partOfDay === null && !/\b(?:week|weekend)\b/.test(lower)) return null;
 
-  const chronoDay = utcDay(components.get('year') ?? referenceDay.getUTCFullYear(), components.get('month') ?? 1, components.get('day') ?? 1);
+  const chronoDay = utcDay(
+    components.get('year') ?? referenceDay.getUTCFullYear(),
+    components.get('month') ?? 1,
+    components.get('day') ?? 1,
+  );
 
   // A date with its own year is already absolute: keep the writer's words.
   const fullyWritten = components.isCertain('year') && components.isCertain('month') && components.isCertain('day');
@@ -188,7 +204,10 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   if (vague) {
     // "a few days ago" names no day; saying so against the reference day is the honest rewrite.
     const direction = /\b(?:ago|past|last|previous)\b/.test(lower) ? 'before' : 'after';
-    const amount = lower.replace(/\b(?:ago|in|the|past|last|next|previous)\b/g, ' ').replace(/\s+/g, ' ').trim();
+    const amount = lower
+      .replace(/\b(?:ago|in|the|past|last|next|previous)\b/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     bare = `${amount} ${direction} ${formatDay(referenceDay, false)}`;
     own = null;
     day = chronoDay;
@@ -216,7 +235,9 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     bare = formatDay(day, weekdayWord.test(phrase));
     own = 'on';
   } else if (components.isCertain('month')) {
-    day = components.isCertain('year') ? utcDay(chronoDay.getUTCFullYear(), chronoDay.getUTCMonth() + 1, 1) : pickYear(referenceDay, utcDay(referenceDay.getUTCFullYear(), components.get('month') ?? 1, 1), tense, 'month');
+    day = components.isCertain('year')
+      ? utcDay(chronoDay.getUTCFullYear(), chronoDay.getUTCMonth() + 1, 1)
+      : pickYear(referenceDay, utcDay(referenceDay.getUTCFullYear(), components.get('month') ?? 1, 1), tense, 'month');
     bare = `${monthNames[day.getUTCMonth()]} ${day.getUTCFullYear()}`;
     own = 'in';
   } else if (components.isCertain('year')) {

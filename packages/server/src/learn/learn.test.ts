@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { factFingerprint, learnFromMessages, learnFromText, readMessages } from './index.js';
 import type { LearnedFact, MessageInput } from './index.js';
+import { factFingerprint, learnFromMessages, learnFromText, readMessages } from './index.js';
 
 const at = '2026-11-22T15:00:00Z';
 const writtenAt = new Date('2026-11-25T09:00:00Z');
 /** A two-person conversation: Caroline says `text`, Melanie answers. */
 const conversation = (text: string, extra: MessageInput[] = []): LearnedFact[] =>
   learnFromMessages(
-    readMessages([{ role: 'user', name: 'Caroline', at, content: text }, { role: 'user', name: 'Melanie', at, content: 'Nice!' }, ...extra]),
+    readMessages([
+      { role: 'user', name: 'Caroline', at, content: text },
+      { role: 'user', name: 'Melanie', at, content: 'Nice!' },
+      ...extra,
+    ]),
     { writtenAt },
   );
 const texts = (facts: LearnedFact[]): string[] => facts.map((fact) => fact.text);
@@ -37,6 +41,9 @@ describe('learnFromMessages', () => {
         text: 'Caroline loves hiking.',
         kind: 'pref',
         about: ['Caroline'],
+        nameTypes: ['person'],
+        lasting: true,
+        owner: false,
         date: '2026-11-22',
         sentence: { text: 'I love hiking.', messageIndex: 0, start: 0, end: 14 },
         context: "I love hiking. I'm going to Paris next month! My sister is a nurse.",
@@ -46,6 +53,9 @@ describe('learnFromMessages', () => {
         text: 'Caroline is going to Paris in December 2026.',
         kind: 'plan',
         about: ['Caroline', 'Paris'],
+        nameTypes: ['person', 'place'],
+        lasting: false,
+        owner: false,
         date: '2026-11-22',
         sentence: { text: "I'm going to Paris next month!", messageIndex: 0, start: 15, end: 45 },
         context: "I love hiking. I'm going to Paris next month! My sister is a nurse.",
@@ -55,6 +65,9 @@ describe('learnFromMessages', () => {
         text: "Caroline's sister is a nurse.",
         kind: 'people',
         about: ['Caroline'],
+        nameTypes: ['person'],
+        lasting: true,
+        owner: false,
         date: '2026-11-22',
         sentence: { text: 'My sister is a nurse.', messageIndex: 0, start: 46, end: 67 },
         context: "I love hiking. I'm going to Paris next month! My sister is a nurse.",
@@ -127,22 +140,34 @@ describe('learnFromMessages', () => {
   it('learns the statement of a tagged question, and nothing from catching up', () => {
     const facts = learnFromMessages(
       readMessages([
-        { role: 'user', name: 'Gina', at, content: "What's been up since we last talked? I started my own clothing store last month, pretty cool, huh?" },
+        {
+          role: 'user',
+          name: 'Gina',
+          at,
+          content: "What's been up since we last talked? I started my own clothing store last month, pretty cool, huh?",
+        },
         { role: 'user', name: 'Jon', at, content: 'Is there anything I can do to help? We all need a push sometimes, right?' },
       ]),
       { writtenAt },
     );
-    expect(texts(facts)).toEqual(['Gina started their own clothing store in October 2026, pretty cool.', 'Jon and friends all need a push sometimes.']);
+    expect(texts(facts)).toEqual([
+      'Gina started their own clothing store in October 2026, pretty cool.',
+      'Jon and friends all need a push sometimes.',
+    ]);
   });
 
   it('marks no fact a remark when the speaker is its subject, nor any fact of a note', () => {
     const facts = learnFromMessages(
-      readMessages([{ role: 'user', name: 'Melanie', at, content: 'I painted a lake. My kids love pottery. Have you seen my new puppy, Rex?' }]),
+      readMessages([
+        { role: 'user', name: 'Melanie', at, content: 'I painted a lake. My kids love pottery. Have you seen my new puppy, Rex?' },
+      ]),
       { writtenAt },
     );
     expect(facts.length).toBeGreaterThan(1);
     expect(facts.every((fact) => fact.reported === undefined)).toBe(true);
-    expect(learnFromText('The colors blend nicely. Omar lives in Lisbon.', { writtenAt }).every((fact) => fact.reported === undefined)).toBe(true);
+    expect(
+      learnFromText('The colors blend nicely. Omar lives in Lisbon.', { writtenAt }).every((fact) => fact.reported === undefined),
+    ).toBe(true);
   });
 
   it('learns a shared image as a fact of its own, at the marker’s offsets', () => {
@@ -193,7 +218,11 @@ describe('learnFromMessages', () => {
   });
 
   it('points every sentence at its exact place in the read text', () => {
-    const content = [{ type: 'text', text: 'Hey Mel!  I ran a race last Saturday.' }, { type: 'image', url: 'x' }, { type: 'text', text: '- My dog Rex loves it 😀' }];
+    const content = [
+      { type: 'text', text: 'Hey Mel!  I ran a race last Saturday.' },
+      { type: 'image', url: 'x' },
+      { type: 'text', text: '- My dog Rex loves it 😀' },
+    ];
     const read = readMessages([{ role: 'user', name: 'Caroline', at, content }]);
     const facts = learnFromMessages(read, { writtenAt });
     expect(texts(facts)).toEqual(['Caroline ran a race on Saturday 21 November 2026.', "Caroline's dog Rex loves it."]);

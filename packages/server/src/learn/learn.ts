@@ -1,21 +1,23 @@
-import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 import type { Content } from './chit-chat.js';
+import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { resolveDates, startOfDay } from './dates.js';
 import { applyEdits } from './edit.js';
 import { factFingerprint } from './fingerprint.js';
+import { isLasting } from './lasting.js';
+import { nameTypes } from './name-types.js';
 import { addName, findNames } from './names.js';
 import { rewriteQuestion } from './questions.js';
+import type { Segment } from './segment.js';
 import { splitSentences } from './segment.js';
 import { slotOf } from './slots.js';
-import { tidyRepeatedPossessives } from './wording.js';
-import type { Segment } from './segment.js';
-import { fillDroppedSubject, nameAt, resolvePersons } from './speaker.js';
 import type { Persons } from './speaker.js';
+import { fillDroppedSubject, nameAt, resolvePersons } from './speaker.js';
 import { detectTense } from './tense.js';
-import { tokenize, tokensWithin } from './tokens.js';
 import type { Token } from './tokens.js';
+import { tokenize, tokensWithin } from './tokens.js';
 import type { Edit, LearnedFact, LearnOptions, ReadMessage } from './types.js';
+import { tidyRepeatedPossessives } from './wording.js';
 
 /** How much of a message (and of the one before it) is kept with each fact for search. */
 const CONTEXT_CHARS = 1_000;
@@ -86,7 +88,16 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
     const reference = message.at ?? options.writtenAt;
     if (message.role === 'tool') {
       learnPassage(
-        { text: message.text, messageIndex: message.index, reference, persons: { self: null, other: null }, speakerName: null, otherName: null, attribute: false, addressees: named },
+        {
+          text: message.text,
+          messageIndex: message.index,
+          reference,
+          persons: { self: null, other: null },
+          speakerName: null,
+          otherName: null,
+          attribute: false,
+          addressees: named,
+        },
         facts,
       );
       continue;
@@ -132,10 +143,14 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
       const about: string[] = [];
       if (passage.speakerName !== null) addName(about, passage.speakerName);
       const factText = finish(`${nameAt(passage.persons.self, true)} shared ${caption}`, false);
+      const kind = classifyFact(factText);
       found.push({
         text: factText,
-        kind: classifyFact(factText),
+        kind,
         about,
+        nameTypes: about.map(() => 'person'),
+        lasting: isLasting(factText, match[0], kind),
+        owner: passage.speakerName === null,
         date,
         sentence: { text: match[0], messageIndex: passage.messageIndex, start: match.index, end: match.index + match[0].length },
       });
@@ -246,7 +261,10 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
     const rewrite = rewriteQuestion(contentText);
     if (rewrite !== null) {
       const part = within(sentence, edits, content.start + rewrite.start, content.start + rewrite.end);
-      factText = rewrite.type === 'has' ? `${nameAt(passage.persons.self, true)} has ${rewrite.article === '' ? '' : `${rewrite.article} `}${part}` : part;
+      factText =
+        rewrite.type === 'has'
+          ? `${nameAt(passage.persons.self, true)} has ${rewrite.article === '' ? '' : `${rewrite.article} `}${part}`
+          : part;
       keepQuestion = false;
       selfNamed = true;
     }
@@ -279,10 +297,16 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
 
   const referenceDay = startOfDay(passage.reference);
   const future = tense !== 'past' && dates.days.some((day) => day > referenceDay);
+  const kind = classifyFact(factText, { future });
+  const talking = [passage.speakerName, passage.otherName, ...passage.addressees];
   return {
     text: factText,
-    kind: classifyFact(factText, { future }),
+    kind,
     about: mentioned,
+    nameTypes: nameTypes(mentioned, { text, tokens: contentTokens, start: segment.start, end: segment.end, people: talking }),
+    lasting: isLasting(factText, sentence, kind),
+    // The owner is the one the learner calls "The user": never a name, so never in `about`.
+    owner: passage.persons.self !== null && passage.speakerName === null && /\bthe user\b/i.test(factText),
     date,
     sentence: { text: sentence, messageIndex: passage.messageIndex, start: segment.start, end: segment.end },
     ...(reported ? { reported: true } : {}),
@@ -294,7 +318,14 @@ function isCommand(tokens: readonly Token[]): boolean {
   const first = tokens.find((token) => token.text !== '');
   if (first === undefined || first.normal === "let's" || first.normal === 'lets') return false;
   const tags = first.tags;
-  return tags.has('Verb') && tags.has('Infinitive') && !tags.has('PastTense') && !tags.has('Gerund') && !tags.has('Auxiliary') && !tags.has('Modal');
+  return (
+    tags.has('Verb') &&
+    tags.has('Infinitive') &&
+    !tags.has('PastTense') &&
+    !tags.has('Gerund') &&
+    !tags.has('Auxiliary') &&
+    !tags.has('Modal')
+  );
 }
 
 /** The text of sentence[start, end) with the edits that fall inside it applied. */

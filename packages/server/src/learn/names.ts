@@ -11,10 +11,61 @@ const titles = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'prof', 'st', 'mt', 'rev'
  * for emphasis or address, and calendar words (dates are carried by the text, not by `about`).
  */
 const notNames = new Set([
-  'i', "i'm", "i've", "i'd", "i'll", 'mom', 'dad', 'mum', 'mommy', 'daddy', 'ok', 'okay', 'oh', 'hey', 'hi', 'hello', 'wow',
-  'thanks', 'lol', 'omg', 'yeah', 'yes', 'no', 'god', 'sir', 'madam', 'bro', 'sis', 'dude', 'guys', 'btw', 'haha',
-  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'today', 'tomorrow', 'yesterday', 'tonight',
+  'i',
+  "i'm",
+  "i've",
+  "i'd",
+  "i'll",
+  'mom',
+  'dad',
+  'mum',
+  'mommy',
+  'daddy',
+  'ok',
+  'okay',
+  'oh',
+  'hey',
+  'hi',
+  'hello',
+  'wow',
+  'thanks',
+  'lol',
+  'omg',
+  'yeah',
+  'yes',
+  'no',
+  'god',
+  'sir',
+  'madam',
+  'bro',
+  'sis',
+  'dude',
+  'guys',
+  'btw',
+  'haha',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'today',
+  'tomorrow',
+  'yesterday',
+  'tonight',
 ]);
 
 /**
@@ -42,7 +93,7 @@ export function findNames(text: string, tokens: readonly Token[], sentenceStart:
     const isNameWord = capitalised && !notNames.has(bare) && (first ? tagged && !token.tags.has('Pronoun') : true);
     if (isNameWord || (acronym && !notNames.has(bare))) {
       run.push(token);
-    } else if (run.length > 0 && joiners.has(token.normal)) {
+    } else if (run.length > 0 && joiners.has(token.normal) && !joinsTwoPeople(token, run[run.length - 1], words[index + 1])) {
       run.push(token);
     } else {
       flush();
@@ -55,9 +106,15 @@ export function findNames(text: string, tokens: readonly Token[], sentenceStart:
   return names;
 }
 
+/** "Aisha and Boris" is two people, where "Marks and Spencer" is one name. */
+function joinsTwoPeople(joiner: Token, before: Token, after: Token | undefined): boolean {
+  if (joiner.normal !== 'and' && joiner.normal !== '&') return false;
+  return before.tags.has('Person') && after !== undefined && after.tags.has('Person');
+}
+
 /** A word right after an opening quote, bullet or interjection is still the start of the sentence. */
 function isAfterSentenceOpener(text: string, sentenceStart: number, position: number): boolean {
-  return /^[\s"'“‘(\[*-]*$/u.test(text.slice(sentenceStart, position));
+  return /^[\s"'“‘([*-]*$/u.test(text.slice(sentenceStart, position));
 }
 
 /** "Maria's" -> "Maria", "“Star Wars”," -> "Star Wars". */

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { extractDocument } from '../read/extract-document.js';
 import type { DocumentKind } from '../read/extract-document.js';
+import { extractDocument } from '../read/extract-document.js';
 import type { ExtractedText } from '../read/extract-html.js';
-import { parsePage } from '../read/read-page.js';
 import type { PageKind, ParsePage } from '../read/read-page.js';
+import { parsePage } from '../read/read-page.js';
 import type { Parsers, ReadDocument } from '../read/read-source.js';
 import { UnreadableError } from '../read/unreadable.js';
-import { factsOf } from './facts-of.js';
 import type { LearnableSource, SourceFacts } from './facts-of.js';
+import { factsOf } from './facts-of.js';
 
 /** Turns a source into facts: in learner threads (`LearnerPool`) or on the calling thread (`factsOf`). */
 export type LearnFacts = (source: LearnableSource) => Promise<SourceFacts>;

@@ -16,7 +16,8 @@ const shows = new RegExp(
   `^(?:(?:have|did|do|has|would|wanna|want to|do you want to|would you like to|you wanna|you want to)\\s+)?(?:you\\s+)?(?:ever\\s+|already\\s+|yet\\s+|even\\s+|guys\\s+)?${showingVerbs}\\s+(?:my|our)\\s+`,
   'i',
 );
-const tells = /^(?:did|have)\s+(?:i|we)\s+(?:ever\s+|already\s+)?(?:tell|told|mention|mentioned)(?:\s+to)?\s+you(?:\s+guys)?(?:\s+that)?\s+(?!about\b)/i;
+const tells =
+  /^(?:did|have)\s+(?:i|we)\s+(?:ever\s+|already\s+)?(?:tell|told|mention|mentioned)(?:\s+to)?\s+you(?:\s+guys)?(?:\s+that)?\s+(?!about\b)/i;
 
 /** The rewrite for a question's content, or null when the question is kept as it is. */
 export function rewriteQuestion(content: string): QuestionRewrite | null {

@@ -5,8 +5,21 @@ describe('readMessages', () => {
   it('reads strings, blocks and parts, and keeps only text', () => {
     const read = readMessages([
       { role: 'user', content: 'plain text', name: 'Caroline', at: '2026-11-22T10:00:00Z' },
-      { role: 'assistant', content: [{ type: 'text', text: 'first' }, { type: 'image', source: { data: 'xx' } }, { type: 'text', text: 'second' }] },
-      { role: 'user', content: [{ type: 'text', text: 'a part' }, { type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'first' },
+          { type: 'image', source: { data: 'xx' } },
+          { type: 'text', text: 'second' },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a part' },
+          { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+        ],
+      },
     ]);
     expect(read).toEqual([
       { index: 0, role: 'user', name: 'Caroline', at: new Date('2026-11-22T10:00:00Z'), text: 'plain text' },

@@ -10,13 +10,46 @@ export interface Segment {
  * "e.g. Paris"). Words like "etc." are left out on purpose: they often do end a sentence.
  */
 const abbreviations = new Set([
-  'mr', 'mrs', 'ms', 'mx', 'dr', 'prof', 'sr', 'jr', 'st', 'mt', 'rev', 'gen', 'col', 'capt', 'lt', 'sgt',
-  'hon', 'fr', 'e.g', 'i.e', 'eg', 'ie', 'cf', 'vs', 'approx', 'incl', 'esp', 'ca', 'no', 'nos', 'vol', 'fig',
-  'dept', 'est', 'ft', 'apt',
+  'mr',
+  'mrs',
+  'ms',
+  'mx',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'mt',
+  'rev',
+  'gen',
+  'col',
+  'capt',
+  'lt',
+  'sgt',
+  'hon',
+  'fr',
+  'e.g',
+  'i.e',
+  'eg',
+  'ie',
+  'cf',
+  'vs',
+  'approx',
+  'incl',
+  'esp',
+  'ca',
+  'no',
+  'nos',
+  'vol',
+  'fig',
+  'dept',
+  'est',
+  'ft',
+  'apt',
 ]);
 
-/** List markers at the start of a line: they belong to the layout, not to the sentence. */
-const leadingMarker = /^(?:[-*•·‣◦–—>]+|#{1,6}|\d{1,3}[.)]|\(\d{1,3}\)|[a-zA-Z]\)|\[[ xX]\])\s+/;
+/** List markers at the start of a line (one or more: "- [ ] "): they belong to the layout, not to the sentence. */
+const leadingMarker = /^(?:(?:[-*•·‣◦–—>]+|#{1,6}|\d{1,3}[.)]|\(\d{1,3}\)|[a-zA-Z]\)|\[[ xX]\])\s+)+/;
 
 const emojiRun = /^[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]+/u;
 

@@ -13,7 +13,9 @@ describe('slotOf', () => {
     expect(slotOf('Jon got a new job at Google.', ['Jon', 'Google'])).toBe('jon|work');
     expect(slotOf('Ana is engaged to Luis.', ['Ana', 'Luis'])).toBe('ana|partner');
     expect(slotOf('Ana is 34 years old.', ['Ana'])).toBe('ana|age');
-    expect(slotOf("Caroline's favourite book is Becoming by Michelle Obama.", ['Caroline', 'Michelle Obama'])).toBe('caroline|favourite-book');
+    expect(slotOf("Caroline's favourite book is Becoming by Michelle Obama.", ['Caroline', 'Michelle Obama'])).toBe(
+      'caroline|favourite-book',
+    );
   });
 
   it('gives no slot to plans, additions, questions, or a capitalised word that is not the subject', () => {

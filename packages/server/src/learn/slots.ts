@@ -9,9 +9,27 @@ const SUBJECT = String.raw`(The user|\p{Lu}[\p{L}’'-]*(?: \p{Lu}[\p{L}’'-]*)
 
 const PATTERNS: [attribute: string, pattern: RegExp][] = [
   // "Omar lives in Lisbon", "Omar moved to Berlin on 3 May 2026"; a plan ("is moving to") is not a change yet.
-  ['home', new RegExp(`^${SUBJECT} (?:now |still )?(?:lives|is living|has lived|has been living|moved|has moved|relocated|has relocated|is based)(?: back)? (?:to|in) (?:the )?\\p{Lu}`, 'u')],
-  ['work', new RegExp(`^${SUBJECT} (?:now |still )?(?:works|is working|has worked|started working|got a (?:new )?job|took a (?:new )?job|has a new job|started a new job)(?: as an?| at| for)\\b`, 'u')],
-  ['partner', new RegExp(`^${SUBJECT} (?:is|got|has been|was just) (?:married|engaged) to\\b|^${SUBJECT} (?:is dating|started dating|is single|broke up with|divorced)\\b`, 'u')],
+  [
+    'home',
+    new RegExp(
+      `^${SUBJECT} (?:now |still )?(?:lives|is living|has lived|has been living|moved|has moved|relocated|has relocated|is based)(?: back)? (?:to|in) (?:the )?\\p{Lu}`,
+      'u',
+    ),
+  ],
+  [
+    'work',
+    new RegExp(
+      `^${SUBJECT} (?:now |still )?(?:works|is working|has worked|started working|got a (?:new )?job|took a (?:new )?job|found a (?:new )?job|has a new job|started a new job)(?: as an?| at| for)\\b`,
+      'u',
+    ),
+  ],
+  [
+    'partner',
+    new RegExp(
+      `^${SUBJECT} (?:is|got|has been|was just) (?:married|engaged) to\\b|^${SUBJECT} (?:is dating|started dating|is single|broke up with|divorced)\\b`,
+      'u',
+    ),
+  ],
   ['age', new RegExp(`^${SUBJECT} (?:is|turned|has turned) \\d{1,3}(?: years old)?\\b`, 'u')],
 ];
 

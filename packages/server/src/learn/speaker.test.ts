@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits } from './edit.js';
-import { fillDroppedSubject, resolvePersons } from './speaker.js';
 import type { Persons } from './speaker.js';
-import { tokenize } from './tokens.js';
+import { fillDroppedSubject, resolvePersons } from './speaker.js';
 import type { Token } from './tokens.js';
+import { tokenize } from './tokens.js';
 
 const context = (sentence: string, past = false) => {
   const byStart = new Map<number, Token>();
@@ -30,7 +30,9 @@ describe('resolvePersons', () => {
 
   it('turns possessives and objects into the name', () => {
     expect(resolve('My sister is a nurse')).toBe("Caroline's sister is a nurse");
-    expect(resolve('The group made me feel accepted and the book is mine')).toBe("The group made Caroline feel accepted and the book is Caroline's");
+    expect(resolve('The group made me feel accepted and the book is mine')).toBe(
+      "The group made Caroline feel accepted and the book is Caroline's",
+    );
     expect(resolve('I did it myself')).toBe('Caroline did it themselves');
   });
 
@@ -50,7 +52,9 @@ describe('resolvePersons', () => {
 
   it('leaves "you" alone without exactly one other speaker, and in fillers', () => {
     expect(resolve('I think you are right', { self: 'Caroline', other: null })).toBe('Caroline thinks you are right');
-    expect(resolve('It was, you know, fine and thank you', { self: 'Caroline', other: 'Melanie' })).toBe('It was, you know, fine and thank you');
+    expect(resolve('It was, you know, fine and thank you', { self: 'Caroline', other: 'Melanie' })).toBe(
+      'It was, you know, fine and thank you',
+    );
     expect(resolve('See you guys later')).toBe('See you guys later');
     // Letting someone know is no filler.
     expect(resolve("I'll let you know.", { self: 'Caroline', other: 'Melanie' })).toMatch(/let Melanie know\.$/);

@@ -42,27 +42,159 @@ const invertedAuxiliaries = new Set(['am', 'are', 'have', 'do', 'were', "don't",
 const questionOpeners = new Set(['what', 'how', 'why', 'where', 'when', 'who', 'which', 'whom', 'so', 'and', 'but', 'or', 'then', 'well']);
 /** Auxiliaries and modals before the subject of a question that need no change ("Did you…", "Can I…"). */
 const otherAuxiliaries = new Set([
-  'did', "didn't", 'can', "can't", 'could', "couldn't", 'will', "won't", 'would', "wouldn't", 'should', "shouldn't",
-  'was', "wasn't", 'had', "hadn't", 'shall', 'may', 'might', 'must', 'is', "isn't", 'has', "hasn't", 'does', "doesn't",
+  'did',
+  "didn't",
+  'can',
+  "can't",
+  'could',
+  "couldn't",
+  'will',
+  "won't",
+  'would',
+  "wouldn't",
+  'should',
+  "shouldn't",
+  'was',
+  "wasn't",
+  'had',
+  "hadn't",
+  'shall',
+  'may',
+  'might',
+  'must',
+  'is',
+  "isn't",
+  'has',
+  "hasn't",
+  'does',
+  "doesn't",
 ]);
 /**
  * Words after which "you" starts a clause (so its verb takes the third person: "I think you
  * are right" -> "… Melanie is right"). After any other word "you" is an object ("told you").
  */
 const clauseOpeners = new Set([
-  'and', 'but', 'or', 'so', 'because', 'cause', 'cuz', 'since', 'if', 'when', 'whenever', 'while', 'that', 'though',
-  'although', 'unless', 'until', 'once', 'as', 'where', 'what', 'how', 'why', 'who', 'which', 'hope', 'think', 'thought',
-  'know', 'knew', 'guess', 'bet', 'believe', 'feel', 'felt', 'said', 'say', 'mean', 'wish', 'sure', 'glad', 'maybe',
-  'perhaps', 'then', 'now', 'also', 'really', 'just', 'seems', 'heard', 'hear', 'see', 'saw', 'remember', 'realize',
-  'realise', 'realized', 'realised', 'proud', 'happy', 'amazing', 'great', 'cool', 'awesome', 'love', 'like',
+  'and',
+  'but',
+  'or',
+  'so',
+  'because',
+  'cause',
+  'cuz',
+  'since',
+  'if',
+  'when',
+  'whenever',
+  'while',
+  'that',
+  'though',
+  'although',
+  'unless',
+  'until',
+  'once',
+  'as',
+  'where',
+  'what',
+  'how',
+  'why',
+  'who',
+  'which',
+  'hope',
+  'think',
+  'thought',
+  'know',
+  'knew',
+  'guess',
+  'bet',
+  'believe',
+  'feel',
+  'felt',
+  'said',
+  'say',
+  'mean',
+  'wish',
+  'sure',
+  'glad',
+  'maybe',
+  'perhaps',
+  'then',
+  'now',
+  'also',
+  'really',
+  'just',
+  'seems',
+  'heard',
+  'hear',
+  'see',
+  'saw',
+  'remember',
+  'realize',
+  'realise',
+  'realized',
+  'realised',
+  'proud',
+  'happy',
+  'amazing',
+  'great',
+  'cool',
+  'awesome',
+  'love',
+  'like',
 ]);
 /** Adverbs that may sit between a subject and its verb ("I really love…"). */
 const adverbs = new Set([
-  'really', 'also', 'just', 'always', 'never', 'still', 'actually', 'definitely', 'totally', 'usually', 'often',
-  'sometimes', 'recently', 'finally', 'even', 'already', 'truly', 'absolutely', 'honestly', 'probably', 'mostly',
-  'only', 'so', 'kinda', 'literally', 'seriously', 'genuinely', 'personally', 'hardly', 'ever', 'rarely', 'seldom',
-  'constantly', 'generally', 'normally', 'mainly', 'currently', 'now', 'sort', 'kind', 'of', 'too', 'all', 'both',
-  'not', 'deeply', 'greatly', 'especially', 'certainly', 'simply', 'occasionally', 'regularly',
+  'really',
+  'also',
+  'just',
+  'always',
+  'never',
+  'still',
+  'actually',
+  'definitely',
+  'totally',
+  'usually',
+  'often',
+  'sometimes',
+  'recently',
+  'finally',
+  'even',
+  'already',
+  'truly',
+  'absolutely',
+  'honestly',
+  'probably',
+  'mostly',
+  'only',
+  'so',
+  'kinda',
+  'literally',
+  'seriously',
+  'genuinely',
+  'personally',
+  'hardly',
+  'ever',
+  'rarely',
+  'seldom',
+  'constantly',
+  'generally',
+  'normally',
+  'mainly',
+  'currently',
+  'now',
+  'sort',
+  'kind',
+  'of',
+  'too',
+  'all',
+  'both',
+  'not',
+  'deeply',
+  'greatly',
+  'especially',
+  'certainly',
+  'simply',
+  'occasionally',
+  'regularly',
 ]);
 /** "you" used as a filler or for several people: never one person. */
 const leaveYouBefore = new Set(['guys', 'all', 'two', 'both', 'people', 'folks', 'lot', 'too']);
@@ -236,7 +368,13 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
           if (previous !== null && leaveYouAfter.has(previous.lower)) return;
           // "you know" and "you see" as fillers, before a pause or at the end ("I'll let you know." is not one).
           const filler = previous === null || !['let', 'lets', 'letting'].includes(previous.lower);
-          if (filler && next !== undefined && (next.lower === 'know' || next.lower === 'see') && /^\s*(?:[,.!?…]|$)/.test(sentence.slice(next.end))) return;
+          if (
+            filler &&
+            next !== undefined &&
+            (next.lower === 'know' || next.lower === 'see') &&
+            /^\s*(?:[,.!?…]|$)/.test(sentence.slice(next.end))
+          )
+            return;
           otherNamed = true;
           replace(subjectName(other, word.start));
           if (invertBefore(index)) return;
@@ -306,21 +444,95 @@ function adjacent(words: readonly Word[], index: number): boolean {
 
 /** Adverbs that may open a sentence whose subject was left out ("Just got back…", "Really love it"). */
 const openingAdverbs = new Set([
-  'just', 'really', 'totally', 'so', 'also', 'still', 'finally', 'recently', 'actually', 'definitely', 'absolutely',
-  'seriously', 'literally', 'truly', 'super', 'pretty', 'very', 'honestly', 'always', 'never', 'already',
+  'just',
+  'really',
+  'totally',
+  'so',
+  'also',
+  'still',
+  'finally',
+  'recently',
+  'actually',
+  'definitely',
+  'absolutely',
+  'seriously',
+  'literally',
+  'truly',
+  'super',
+  'pretty',
+  'very',
+  'honestly',
+  'always',
+  'never',
+  'already',
 ]);
 /** Verbs people say without "I" in chat ("Love that painting!"). Other base verbs open commands. */
 const droppedSubjectVerbs = new Set(['love', 'like', 'hate', 'miss', 'enjoy', 'adore', 'prefer', 'need', 'want', 'plan', 'wish', 'hope']);
 const droppedSubjectGerunds = new Set([
-  'thinking', 'planning', 'hoping', 'going', 'heading', 'trying', 'working', 'feeling', 'looking', 'getting', 'loving',
-  'enjoying', 'starting', 'taking', 'doing', 'reading', 'watching', 'learning', 'leaving', 'moving', 'flying', 'visiting',
+  'thinking',
+  'planning',
+  'hoping',
+  'going',
+  'heading',
+  'trying',
+  'working',
+  'feeling',
+  'looking',
+  'getting',
+  'loving',
+  'enjoying',
+  'starting',
+  'taking',
+  'doing',
+  'reading',
+  'watching',
+  'learning',
+  'leaving',
+  'moving',
+  'flying',
+  'visiting',
 ]);
 const droppedSubjectStates = new Set([
-  'glad', 'excited', 'thrilled', 'happy', 'proud', 'stoked', 'nervous', 'grateful', 'thankful', 'lucky', 'busy', 'tired',
-  'sad', 'scared', 'worried', 'exhausted', 'pumped', 'psyched', 'ready', 'blessed', 'swamped', 'bummed', 'curious',
+  'glad',
+  'excited',
+  'thrilled',
+  'happy',
+  'proud',
+  'stoked',
+  'nervous',
+  'grateful',
+  'thankful',
+  'lucky',
+  'busy',
+  'tired',
+  'sad',
+  'scared',
+  'worried',
+  'exhausted',
+  'pumped',
+  'psyched',
+  'ready',
+  'blessed',
+  'swamped',
+  'bummed',
+  'curious',
 ]);
 
-const clauseGerunds = new Set(['hoping', 'thinking', 'wishing', 'praying', 'guessing', 'wondering', 'figuring', 'realizing', 'realising', 'feeling', 'planning', 'trying', 'loving']);
+const clauseGerunds = new Set([
+  'hoping',
+  'thinking',
+  'wishing',
+  'praying',
+  'guessing',
+  'wondering',
+  'figuring',
+  'realizing',
+  'realising',
+  'feeling',
+  'planning',
+  'trying',
+  'loving',
+]);
 const subjectWords = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'that', 'this', 'which', 'who', 'there', "it's", "that's"]);
 
 /**
@@ -333,7 +545,9 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
     const tags = context.tokenAt(contentStart + word.start)?.tags;
     const finite =
       gerundSubjectVerbs.has(word.lower) ||
-      (tags !== undefined && tags.has('Verb') && (tags.has('Copula') || (tags.has('PresentTense') && /s$/.test(word.lower) && !tags.has('Gerund'))));
+      (tags !== undefined &&
+        tags.has('Verb') &&
+        (tags.has('Copula') || (tags.has('PresentTense') && /s$/.test(word.lower) && !tags.has('Gerund'))));
     if (!finite) continue;
     let before = index - 1;
     while (before >= from && adverbs.has(words[before].lower)) before--;
@@ -348,15 +562,53 @@ const beenDegrees = new Set(['so', 'really', 'super', 'pretty', 'very', 'kinda',
 
 /** Negated auxiliaries that open a sentence without "I" in chat, as the speaker says them. */
 const negatedAuxiliaries: Record<string, string> = {
-  "haven't": "hasn't", "can't": "can't", "couldn't": "couldn't", "didn't": "didn't", "wasn't": "wasn't", "won't": "won't",
-  "wouldn't": "wouldn't", "hadn't": "hadn't", "shouldn't": "shouldn't", "ain't": "isn't",
+  "haven't": "hasn't",
+  "can't": "can't",
+  "couldn't": "couldn't",
+  "didn't": "didn't",
+  "wasn't": "wasn't",
+  "won't": "won't",
+  "wouldn't": "wouldn't",
+  "hadn't": "hadn't",
+  "shouldn't": "shouldn't",
+  "ain't": "isn't",
 };
 
 const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
 const gerundSubjectVerbs = new Set([
-  'is', 'was', 'are', 'were', 'has', 'makes', 'made', 'helps', 'helped', 'can', 'gives', 'gave', 'keeps', 'feels', 'seems',
-  'brings', 'brought', "isn't", "wasn't", 'takes', 'took', 'means', 'could', 'would', 'will', 'should', 'might', 'may',
-  "won't", "can't", 'must', 'does', 'did',
+  'is',
+  'was',
+  'are',
+  'were',
+  'has',
+  'makes',
+  'made',
+  'helps',
+  'helped',
+  'can',
+  'gives',
+  'gave',
+  'keeps',
+  'feels',
+  'seems',
+  'brings',
+  'brought',
+  "isn't",
+  "wasn't",
+  'takes',
+  'took',
+  'means',
+  'could',
+  'would',
+  'will',
+  'should',
+  'might',
+  'may',
+  "won't",
+  "can't",
+  'must',
+  'does',
+  'did',
 ]);
 
 /**
@@ -365,7 +617,13 @@ const gerundSubjectVerbs = new Set([
  * past tenses and a few verbs of feeling count, since other bare verbs open commands ("Take a
  * look at this"). Returns the edits, or null when the subject is there.
  */
-export function fillDroppedSubject(sentence: string, contentStart: number, contentEnd: number, label: string, context: SpeakerContext): Edit[] | null {
+export function fillDroppedSubject(
+  sentence: string,
+  contentStart: number,
+  contentEnd: number,
+  label: string,
+  context: SpeakerContext,
+): Edit[] | null {
   const words = splitWords(sentence.slice(contentStart, contentEnd));
   if (words.length < 2 || !/^["'“‘(]*$/u.test(words[0].gapBefore)) return null;
   const first = words[0];
@@ -378,12 +636,14 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
   const verb = words[index];
   // "Been thinking…" and "Been busy with work" drop "I've"; "Been quite a ride" drops "it's".
   const state = (word: Word | undefined) => word !== undefined && (/ing$/.test(word.lower) || beenStates.has(word.lower));
-  const fits = verb.lower !== 'been' || state(words[index + 1]) || (beenDegrees.has(words[index + 1]?.lower ?? '') && state(words[index + 2]));
+  const fits =
+    verb.lower !== 'been' || state(words[index + 1]) || (beenDegrees.has(words[index + 1]?.lower ?? '') && state(words[index + 2]));
   if (verb.lower in fixed && fits) {
     if (index === 0) return [{ ...at(first), text: `${name} ${fixed[verb.lower]}` }];
     // "Just gotta find a way" → "<speaker> just has to find a way"; "Just been helping" →
     // "<speaker> has just been helping": an auxiliary goes before the adverb.
-    const [auxiliary, rest] = verb.lower === 'gonna' ? ['is ', 'going to'] : verb.lower === 'been' ? ['has ', 'been'] : ['', fixed[verb.lower]!];
+    const [auxiliary, rest] =
+      verb.lower === 'gonna' ? ['is ', 'going to'] : verb.lower === 'been' ? ['has ', 'been'] : ['', fixed[verb.lower]!];
     return [
       { ...at(first), text: `${name} ${auxiliary}${lowerFirst}` },
       { ...at(verb), text: rest },
@@ -408,7 +668,8 @@ export function fillDroppedSubject(sentence: string, contentStart: number, conte
   if (tags?.has('ProperNoun') === true && index === 0) return null;
   // "So proud of you", "Glad to have you": a feeling with no subject is the speaker's, whoever
   // it is about; "Lucky you!" is about the other.
-  if (droppedSubjectStates.has(verb.lower) && !secondPersonWords.has(words[index + 1]?.lower ?? '')) return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
+  if (droppedSubjectStates.has(verb.lower) && !secondPersonWords.has(words[index + 1]?.lower ?? ''))
+    return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
   // "Made me think…", "Taking in kids - you're so kind": the missing subject is someone else.
   if (words[index + 1]?.lower === 'me' || words.some((word) => secondPersonWords.has(word.lower))) return null;
   if (droppedSubjectGerunds.has(verb.lower) || tags?.has('Gerund') === true) {

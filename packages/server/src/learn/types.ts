@@ -1,6 +1,9 @@
 /** The four kinds a memory can have (SPEC.md: people, plan, pref, detail). */
 export type MemoryKind = 'people' | 'plan' | 'pref' | 'detail';
 
+/** What a name in a memory's `about` names. */
+export type NameType = 'person' | 'place' | 'org' | 'thing';
+
 /** One message as the API receives it (content may be a string, an array of blocks {type:'text', text} / {type:'image',...}, or parts {type:'text', text}). */
 export interface MessageInput {
   role: string;
@@ -41,6 +44,14 @@ export interface LearnedFact {
    * themselves; recall weighs it a little lower (see REPORTED_WEIGHT in recall/search.ts).
    */
   reported?: boolean;
+  /** The id of a current memory this fact updates (said by the optional model; see model/). */
+  replaces?: number;
+  /** What each name of `about` names, in the same order (see learn/name-types.ts). */
+  nameTypes?: NameType[];
+  /** Whether the fact lasts (identity, relationships, stable likes, background) rather than holding for now (see learn/lasting.ts). */
+  lasting?: boolean;
+  /** Whether the fact speaks of the owner: the writer of a note, or the speaker of a user message without a name ("The user"). */
+  owner?: boolean;
 }
 
 export interface LearnOptions {

@@ -5,7 +5,9 @@
  * could mean either, and the name is kept).
  */
 export function tidyRepeatedPossessives(text: string, names: readonly string[]): string {
-  const mentioned = [...new Set(names.filter((name) => name !== '' && new RegExp(`(?:^|[^\\p{L}])${escape(name)}(?![\\p{L}])`, 'iu').test(text)))];
+  const mentioned = [
+    ...new Set(names.filter((name) => name !== '' && new RegExp(`(?:^|[^\\p{L}])${escape(name)}(?![\\p{L}])`, 'iu').test(text))),
+  ];
   if (mentioned.length !== 1) return text;
   const name = escape(mentioned[0]);
   const first = new RegExp(`(?:^|[^\\p{L}])${name}(?![\\p{L}])`, 'iu').exec(text);

@@ -1,12 +1,13 @@
-import { sql } from 'kysely';
 import type { Usage } from '@engram/protocol';
+import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import { HttpError } from '../http/errors.js';
 import { learnSource } from '../jobs/learn-source.js';
 import type { Job } from '../jobs/queue.js';
 import type { LearnFacts } from '../learn/pool.js';
-import { readOptionsFrom } from '../read/read-source.js';
+import type { Model, ModelUsage } from '../model/model-client.js';
 import type { Parsers, ReadConfig } from '../read/read-source.js';
+import { readOptionsFrom } from '../read/read-source.js';
 import type { Db } from '../store/database.js';
 import { deleteRawPassages, storeRawPassages } from '../store/passage-repository.js';
 import type { Scope } from '../store/scope.js';
@@ -14,6 +15,7 @@ import { loadSourceContent } from '../store/source-repository.js';
 import {
   accountsWithWaiting,
   addLearnedTokens,
+  addModelTokens,
   releaseWaiting,
   sweepRateCounters,
   usageSnapshot,
@@ -28,13 +30,15 @@ export interface MeterContext {
   /** Where the learner runs and pages and files are parsed (learner threads); this thread when absent. */
   learn?: LearnFacts;
   parsers?: Parsers;
+  /** The optional model, which learns facts when set (the offline learner takes what it fails on). */
+  model?: Model | null;
 }
 
 /** The usage record of an account, or one space's share of it. */
 export async function currentUsage(context: MeterContext, accountId: number, space: string | null = null): Promise<Usage> {
   const now = context.now();
   const snapshot = await usageSnapshot(context.db, accountId, periodOf(now).start, space);
-  if (!snapshot) throw new HttpError('authentication_error', 'The key\'s account no longer exists');
+  if (!snapshot) throw new HttpError('authentication_error', "The key's account no longer exists");
   return usageRecord(context.config, snapshot.account, snapshot.figures, now, snapshot.shown);
 }
 
@@ -75,7 +79,13 @@ export async function learnMetered(context: MeterContext, job: Job): Promise<voi
   }
   await db.transaction().execute((transaction) => deleteRawPassages(transaction, scope, job.sourceId));
   // A job that lost its source to a rewrite or a delete is not billed: the rewrite's job is.
-  const options = { read: readOptionsFrom(context.config), learn: context.learn, parsers: context.parsers };
+  const options = {
+    read: readOptionsFrom(context.config),
+    learn: context.learn,
+    parsers: context.parsers,
+    model: context.model,
+    countModel: (usage: ModelUsage) => addModelTokens(db, scope, periodOf(context.now()).start, usage),
+  };
   if (!(await learnSource(db, job, options))) return;
   const { rows } = await sql<{ tokens: number; status: string }>`
     select tokens, status from sources where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(db);

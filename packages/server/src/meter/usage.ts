@@ -1,5 +1,5 @@
-import { LIMITS } from '@engram/protocol';
 import type { Plan, Usage, UsageState } from '@engram/protocol';
+import { LIMITS } from '@engram/protocol';
 import type { Config } from '../config.js';
 
 /** An account's plan settings, as stored. */
@@ -16,6 +16,9 @@ export interface UsageFigures {
   learnedTokens: number;
   waitingTokens: number;
   answers: number;
+  /** Tokens sent to and received from the optional model. */
+  modelInputTokens: number;
+  modelOutputTokens: number;
 }
 
 /** A counting period: the calendar month (UTC) holding `now`. */
@@ -34,8 +37,7 @@ export function extraCost(account: AccountPlan, figures: UsageFigures, included:
   if (!account.extraOn) return 0;
   const tokens = Math.max(0, figures.learnedTokens - included.tokens);
   const answers = Math.max(0, figures.answers - included.answers);
-  const cost =
-    (tokens / 1_000_000) * LIMITS.extraPriceUsd.perMillionTokens + (answers / 1_000) * LIMITS.extraPriceUsd.perThousandAnswers;
+  const cost = (tokens / 1_000_000) * LIMITS.extraPriceUsd.perMillionTokens + (answers / 1_000) * LIMITS.extraPriceUsd.perThousandAnswers;
   return Math.min(account.extraCapUsd, Math.round(cost * 10_000) / 10_000);
 }
 
@@ -89,6 +91,8 @@ export function usageRecord(
     extra_cap_usd: account.extraCapUsd,
     extra_used_usd: extraCost(account, accountFigures, included),
     state: usageState(account, accountFigures, included),
+    model_input_tokens: shown.modelInputTokens,
+    model_output_tokens: shown.modelOutputTokens,
   };
 }
 

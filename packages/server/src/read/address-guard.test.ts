@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkedAddress, refusedAddressReason } from './address-guard.js';
 import type { Resolver } from './address-guard.js';
+import { checkedAddress, refusedAddressReason } from './address-guard.js';
 import { parsePageUrl } from './fetch-page.js';
 import { UnreadableError } from './unreadable.js';
 
@@ -56,10 +56,38 @@ async function refused(host: string, resolver: Resolver = noDns): Promise<string
 describe('the address guard', () => {
   it('refuses the well-known tricky forms of local and metadata addresses', async () => {
     const hosts = [
-      '127.0.0.1', '2130706433', '0177.0.0.1', '0x7f.0.0.1', '0x7f000001', '017700000001', '127.1', '127.0.1', '0x7f.1',
-      '[::1]', '[0:0:0:0:0:0:0:1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]', '[::]', '0.0.0.0', '0',
-      '169.254.169.254', '[::ffff:169.254.169.254]', '[fd00:ec2::254]', '100.64.0.1', '100.100.100.200', '10.0.0.1', '172.16.5.4',
-      '172.31.255.255', '192.168.1.1', '224.0.0.1', '[ff02::1]', '[fe80::1]', '[fc00::1]', '255.255.255.255', '198.18.0.1',
+      '127.0.0.1',
+      '2130706433',
+      '0177.0.0.1',
+      '0x7f.0.0.1',
+      '0x7f000001',
+      '017700000001',
+      '127.1',
+      '127.0.1',
+      '0x7f.1',
+      '[::1]',
+      '[0:0:0:0:0:0:0:1]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[::127.0.0.1]',
+      '[::]',
+      '0.0.0.0',
+      '0',
+      '169.254.169.254',
+      '[::ffff:169.254.169.254]',
+      '[fd00:ec2::254]',
+      '100.64.0.1',
+      '100.100.100.200',
+      '10.0.0.1',
+      '172.16.5.4',
+      '172.31.255.255',
+      '192.168.1.1',
+      '224.0.0.1',
+      '[ff02::1]',
+      '[fe80::1]',
+      '[fc00::1]',
+      '255.255.255.255',
+      '198.18.0.1',
     ];
     for (const host of hosts) expect(await refused(host), host).toMatch(/refused/);
   });
@@ -91,14 +119,38 @@ describe('the address guard', () => {
   it('refuses every written form of random private addresses and allows the same forms of public ones (fuzz)', async () => {
     const pick = random(20_260_512);
     const privateRanges: [number[], number[]][] = [
-      [[127, 0, 0, 0], [1, 256, 256, 256]],
-      [[10, 0, 0, 0], [1, 256, 256, 256]],
-      [[172, 16, 0, 0], [1, 16, 256, 256]],
-      [[192, 168, 0, 0], [1, 1, 256, 256]],
-      [[169, 254, 0, 0], [1, 1, 256, 256]],
-      [[100, 64, 0, 0], [1, 64, 256, 256]],
-      [[0, 0, 0, 0], [1, 256, 256, 256]],
-      [[224, 0, 0, 0], [16, 256, 256, 256]],
+      [
+        [127, 0, 0, 0],
+        [1, 256, 256, 256],
+      ],
+      [
+        [10, 0, 0, 0],
+        [1, 256, 256, 256],
+      ],
+      [
+        [172, 16, 0, 0],
+        [1, 16, 256, 256],
+      ],
+      [
+        [192, 168, 0, 0],
+        [1, 1, 256, 256],
+      ],
+      [
+        [169, 254, 0, 0],
+        [1, 1, 256, 256],
+      ],
+      [
+        [100, 64, 0, 0],
+        [1, 64, 256, 256],
+      ],
+      [
+        [0, 0, 0, 0],
+        [1, 256, 256, 256],
+      ],
+      [
+        [224, 0, 0, 0],
+        [16, 256, 256, 256],
+      ],
     ];
     const publicFirst = [1, 8, 23, 52, 93, 151, 185, 203 - 4];
     let checked = 0;

@@ -10,7 +10,9 @@ export type DocumentKind = 'pdf' | 'docx';
 export async function extractDocument(kind: DocumentKind, bytes: Uint8Array): Promise<ExtractedText> {
   const read = kind === 'pdf' ? await extractPdf(bytes) : await extractDocx(bytes);
   if (!read.text.trim()) {
-    throw new UnreadableError(kind === 'pdf' ? 'The PDF has no text (a scanned PDF needs text recognition first)' : 'The Word file has no text');
+    throw new UnreadableError(
+      kind === 'pdf' ? 'The PDF has no text (a scanned PDF needs text recognition first)' : 'The Word file has no text',
+    );
   }
   return read;
 }

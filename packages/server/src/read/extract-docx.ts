@@ -1,5 +1,5 @@
-import mammoth from 'mammoth';
 import { parseHTML } from 'linkedom';
+import mammoth from 'mammoth';
 import type { ExtractedText } from './extract-html.js';
 import { blockText } from './html-text.js';
 import { UnreadableError } from './unreadable.js';

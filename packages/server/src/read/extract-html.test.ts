@@ -29,7 +29,9 @@ describe('extractHtml', () => {
   });
 
   it('reads a short page that has no article as its body text, still without its navigation', () => {
-    const { title, text } = extractHtml('<html><head><title> Note </title></head><body><nav>Menu Login</nav><div>Sam Lee likes green tea.</div></body></html>');
+    const { title, text } = extractHtml(
+      '<html><head><title> Note </title></head><body><nav>Menu Login</nav><div>Sam Lee likes green tea.</div></body></html>',
+    );
     expect(title).toBe('Note');
     expect(text).toBe('Sam Lee likes green tea.');
   });

@@ -41,7 +41,11 @@ export function extractHtml(html: string): ExtractedText {
 
 /** Removes navigation, side bars, footers and a site header (a header inside the article stays: it holds the headline). */
 function removeFurniture(document: { querySelectorAll(selector: string): ArrayLike<unknown> }): void {
-  for (const element of Array.from(document.querySelectorAll(FURNITURE)) as { remove(): void; closest(selector: string): unknown; nodeName: string }[]) {
+  for (const element of Array.from(document.querySelectorAll(FURNITURE)) as {
+    remove(): void;
+    closest(selector: string): unknown;
+    nodeName: string;
+  }[]) {
     if (element.nodeName.toLowerCase() === 'header' && element.closest('article, main')) continue;
     element.remove();
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPdf } from '../../test/fixtures/documents.js';
-import { checkPdf, extractPdf, pageAt, PAGE_BREAK } from './extract-pdf.js';
+import { checkPdf, extractPdf, PAGE_BREAK, pageAt } from './extract-pdf.js';
 import { UnreadableError } from './unreadable.js';
 
 describe('extractPdf', () => {
@@ -10,10 +10,10 @@ describe('extractPdf', () => {
         ['Family', 'Lena Park moved to Oslo in 2021 and works as a nurse at the', 'university hospital near the harbour.'],
         ['Hobbies', 'Lena Park plays the cello every Sunday.'],
       ],
-      { title: 'Lena\'s notes' },
+      { title: "Lena's notes" },
     );
     const { title, text } = await extractPdf(pdf);
-    expect(title).toBe('Lena\'s notes');
+    expect(title).toBe("Lena's notes");
     expect(text).toBe(
       `Family\nLena Park moved to Oslo in 2021 and works as a nurse at the university hospital near the harbour.${PAGE_BREAK}Hobbies\nLena Park plays the cello every Sunday.`,
     );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractMarkdown, extractPlainText } from './extract-text.js';
 
 describe('markdown and plain text pages', () => {
-  it('keeps a markdown page\'s words and lines, without its markup', () => {
+  it("keeps a markdown page's words and lines, without its markup", () => {
     const { title, text } = extractMarkdown(
       '---\nlayout: post\n---\n# Trip notes\n\nAmara Osei flew to **Accra** on [a red-eye](https://example.com/flight).\n\n' +
         '![photo](x.png)\n* She rents a flat in _Osu_.\n\n```js\nconsole.log("not prose")\n```\n> Quoted words.\n',

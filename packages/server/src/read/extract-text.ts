@@ -1,5 +1,5 @@
-import { tidy } from './html-text.js';
 import type { ExtractedText } from './extract-html.js';
+import { tidy } from './html-text.js';
 
 /**
  * A markdown page as plain text: front matter, images, link targets, emphasis marks,

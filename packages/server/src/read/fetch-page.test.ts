@@ -1,12 +1,12 @@
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refusedAddressReason } from './address-guard.js';
 import type { Resolver } from './address-guard.js';
-import { fetchPage } from './fetch-page.js';
+import { refusedAddressReason } from './address-guard.js';
 import type { FetchOptions } from './fetch-page.js';
+import { fetchPage } from './fetch-page.js';
 import { UnreadableError } from './unreadable.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -43,9 +43,11 @@ async function failure(promise: Promise<unknown>): Promise<UnreadableError> {
   return error;
 }
 
-const html = (body: string): Handler => (_request, response) => {
-  response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(body);
-};
+const html =
+  (body: string): Handler =>
+  (_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(body);
+  };
 
 describe('fetchPage', () => {
   it('follows a chain of redirects, relative ones included, and reports where it ended', async () => {
@@ -61,7 +63,8 @@ describe('fetchPage', () => {
   });
 
   it('stops after the most redirects allowed', async () => {
-    for (let hop = 0; hop < 8; hop++) routes.set(`/loop${hop}`, (_request, response) => response.writeHead(302, { Location: `/loop${hop + 1}` }).end());
+    for (let hop = 0; hop < 8; hop++)
+      routes.set(`/loop${hop}`, (_request, response) => response.writeHead(302, { Location: `/loop${hop + 1}` }).end());
     const error = await failure(fetchPage(`${base}/loop0`, { ...open, maxRedirects: 5 }));
     expect(error.message).toMatch(/redirected more than 5 times/);
     expect(error.permanent).toBe(true);
@@ -107,13 +110,17 @@ describe('fetchPage', () => {
       response.end();
     });
     const bomb = gzipSync(Buffer.alloc(10 * 1024 * 1024, 32));
-    routes.set('/bomb', (_request, response) => response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }).end(bomb));
+    routes.set('/bomb', (_request, response) =>
+      response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }).end(bomb),
+    );
     for (const path of ['/declared', '/streamed', '/bomb']) {
       const error = await failure(fetchPage(`${base}${path}`, open));
       expect(error.message, path).toMatch(/over 65536 bytes/);
     }
     const small = gzipSync(Buffer.from('Compressed, and small.'));
-    routes.set('/gzip', (_request, response) => response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }).end(small));
+    routes.set('/gzip', (_request, response) =>
+      response.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }).end(small),
+    );
     expect((await fetchPage(`${base}/gzip`, open)).body.toString()).toBe('Compressed, and small.');
   });
 
@@ -136,7 +143,12 @@ describe('fetchPage', () => {
     });
 
     it('checks the address of every redirect, and refuses one into the private network', async () => {
-      for (const target of [`http://[::1]:${port}/`, 'http://169.254.169.254/latest/meta-data/', `http://10.0.0.1:${port}/`, `http://0x7f000002:${port}/`]) {
+      for (const target of [
+        `http://[::1]:${port}/`,
+        'http://169.254.169.254/latest/meta-data/',
+        `http://10.0.0.1:${port}/`,
+        `http://0x7f000002:${port}/`,
+      ]) {
         routes.set('/jump', (_request, response) => response.writeHead(302, { Location: target }).end());
         const error = await failure(fetchPage(`${base}/jump`, { ...open, allowPrivate: false, refuse: onlyThisServer }));
         expect(error.message, target).toMatch(/refused/);

@@ -3,8 +3,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { checkedAddress } from './address-guard.js';
 import type { GuardOptions, ResolvedAddress } from './address-guard.js';
+import { checkedAddress } from './address-guard.js';
 import { UnreadableError } from './unreadable.js';
 
 /** Limits and guard of a page read. */
@@ -30,7 +30,16 @@ export interface FetchedPage {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Errors of a connection that a later try may not meet. */
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+]);
 
 /** Parses a page address; only http and https are read. Throws UnreadableError otherwise. */
 export function parsePageUrl(text: string, base?: URL): URL {

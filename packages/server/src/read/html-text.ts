@@ -1,14 +1,59 @@
 /** Elements whose text is never read: code, styling, forms and page furniture. */
 const SKIPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'button', 'select',
-  'textarea', 'input', 'head', 'title', 'meta', 'link',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'button',
+  'select',
+  'textarea',
+  'input',
+  'head',
+  'title',
+  'meta',
+  'link',
 ]);
 
 /** Elements that stand on their own lines. */
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption',
-  'figure', 'footer', 'form', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table',
-  'tbody', 'thead', 'tfoot', 'tr', 'ul', 'body', 'html',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
+  'body',
+  'html',
 ]);
 
 /** The smallest part of a DOM this walker needs (linkedom and browsers both have it). */
@@ -62,7 +107,13 @@ export function tidy(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .split('\n')
-    .map((line) => line.replace(/^(?:\s*\|\s*)+/, '').replace(/(?:\s*\|\s*)+$/, '').replace(/[^\S\f]+/g, ' ').trim())
+    .map((line) =>
+      line
+        .replace(/^(?:\s*\|\s*)+/, '')
+        .replace(/(?:\s*\|\s*)+$/, '')
+        .replace(/[^\S\f]+/g, ' ')
+        .trim(),
+    )
     .join('\n')
     .replace(/^(?:#{1,6}|-)\s*$/gm, '')
     .replace(/\n{3,}/g, '\n\n')

@@ -1,10 +1,10 @@
 import { extractDocx } from './extract-docx.js';
-import { extractHtml } from './extract-html.js';
 import type { ExtractedText } from './extract-html.js';
+import { extractHtml } from './extract-html.js';
 import { extractPdf } from './extract-pdf.js';
 import { extractMarkdown, extractPlainText } from './extract-text.js';
-import { fetchPage } from './fetch-page.js';
 import type { FetchOptions } from './fetch-page.js';
+import { fetchPage } from './fetch-page.js';
 import { sniffFile } from './sniff.js';
 import { UnreadableError } from './unreadable.js';
 
@@ -20,7 +20,13 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown']);
 const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 /** Types that say nothing of the content; the bytes decide. */
-const VAGUE_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/x-download', 'application/force-download']);
+const VAGUE_TYPES = new Set([
+  '',
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/x-download',
+  'application/force-download',
+]);
 
 /**
  * Reads a web page once and keeps its main text: HTML through Readability, markdown and
@@ -30,7 +36,8 @@ const VAGUE_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-strea
 export async function readPage(address: string, options: FetchOptions, parse: ParsePage = parsePage): Promise<ReadPage> {
   const page = await fetchPage(address, options);
   const kind = kindOf(page.mediaType, page.body, new URL(page.url).pathname);
-  if (kind === null) throw new UnreadableError(`Pages of type ${page.mediaType || 'unknown'} are not read; HTML, text, markdown and PDF are`);
+  if (kind === null)
+    throw new UnreadableError(`Pages of type ${page.mediaType || 'unknown'} are not read; HTML, text, markdown and PDF are`);
   const read = await parse(kind, new Uint8Array(page.body.buffer, page.body.byteOffset, page.body.byteLength), page.charset);
   if (!read.text.trim()) throw new UnreadableError('The page has no readable text');
   return { ...read, kind: kind === 'pdf' || kind === 'docx' ? kind : 'page', url: page.url };

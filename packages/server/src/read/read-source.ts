@@ -1,17 +1,17 @@
-import { sql } from 'kysely';
 import { LIMITS } from '@engram/protocol';
+import { sql } from 'kysely';
 import type { Config } from '../config.js';
-import { failJobNow } from '../jobs/queue.js';
 import type { Job } from '../jobs/queue.js';
+import { failJobNow } from '../jobs/queue.js';
 import type { Db } from '../store/database.js';
 import type { SourceRow } from '../store/source-repository.js';
 import type { Resolver } from './address-guard.js';
-import { extractDocument } from './extract-document.js';
 import type { DocumentKind } from './extract-document.js';
+import { extractDocument } from './extract-document.js';
 import type { ExtractedText } from './extract-html.js';
 import type { FetchOptions } from './fetch-page.js';
-import { readPage } from './read-page.js';
 import type { ParsePage } from './read-page.js';
+import { readPage } from './read-page.js';
 import { UnreadableError } from './unreadable.js';
 
 /** How pages are read: the guard and the limits (DECISIONS.md defaults). */
@@ -92,15 +92,24 @@ export async function readSourceText(
     await sql`update sources set file = null where id = ${source.id}`.execute(db);
     return null;
   }
-  const body = read.text.slice(0, LIMITS.textChars);
-  const title = source.title ?? read.title;
+  // A page or file may hold NUL characters or broken UTF-16 that no text column keeps: they are dropped.
+  const body = storable(read.text.slice(0, LIMITS.textChars));
+  const title = source.title ?? (read.title === null ? null : storable(read.title));
   await sql`
     update sources set body = ${body}, title = ${title}, kind = ${read.kind}, file = null
     where id = ${source.id}`.execute(db);
   return { ...source, body, title, kind: read.kind };
 }
 
+/** Text as it can be stored: NUL characters dropped, a lone surrogate made U+FFFD. */
+export function storable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this drops
+  return text.replace(/\u0000/g, '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 /** Keeps an uploaded file's bytes with its source until a worker reads them (within the caller's transaction). */
 export async function storeSourceFile(transaction: Db, sourceId: string, bytes: Uint8Array): Promise<void> {
-  await sql`update sources set file = ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)} where id = ${sourceId}`.execute(transaction);
+  await sql`update sources set file = ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)} where id = ${sourceId}`.execute(
+    transaction,
+  );
 }

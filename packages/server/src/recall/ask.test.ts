@@ -91,7 +91,9 @@ describe('answerOffline', () => {
 describe('short answers', () => {
   it('keeps what a memory says beyond the words of the question', () => {
     expect(newPart('What did Melanie paint?', 'Melanie painted a sunrise over the lake.')).toBe('a sunrise over the lake');
-    expect(newPart("What is Caroline's favourite book?", "Caroline's favourite book is Becoming by Michelle Obama.")).toBe('Becoming by Michelle Obama');
+    expect(newPart("What is Caroline's favourite book?", "Caroline's favourite book is Becoming by Michelle Obama.")).toBe(
+      'Becoming by Michelle Obama',
+    );
     expect(newPart('What career is Caroline keen on?', 'Caroline is keen on counseling or working in mental health.')).toBe(
       'counseling or working in mental health',
     );

@@ -18,13 +18,16 @@ const MAX_SENTENCES = 2;
 const DATE_PHRASE =
   /\b(?:(?:the (?:week|weekend|month|day|year)s? (?:before|after|of) |(?:a few|two|three|several) (?:days|weeks|months|years) (?:before|after) |(?:early|mid|late) |the (?:night|morning|evening|afternoon) of |(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),? )?(?:\d{1,2} )?(?:january|february|march|april|may|june|july|august|september|october|november|december) \d{4}|(?:in |since |before |after )?(?:19|20)\d{2})\b/i;
 
-const NEGATION = /\b(?:not|no|never|none|nothing|nobody|n't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|can't|cannot|stopped|quit)\b/gi;
+const NEGATION =
+  /\b(?:not|no|never|none|nothing|nobody|n't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|can't|cannot|stopped|quit)\b/gi;
 
 /** Words that may stand between a memory's subject and what it says of it ("Ana is…", "Ana has…"). */
 const LINKING = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'does', 'do', 'did', 'be', 'been', 'being', 's', 'and']);
-const NUMBER = /\b(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|a couple of|twice|once|thrice)\b(?:\s+(?!and\b|or\b)[\p{L}-]+){0,2}/iu;
+const NUMBER =
+  /\b(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|a couple of|twice|once|thrice)\b(?:\s+(?!and\b|or\b)[\p{L}-]+){0,2}/iu;
 const PLACE = /\b(?:in|at|to|from|near|around|into)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'-]*)(?:\s+(?:of\s+)?\p{Lu}[\p{L}'-]*)*)/u;
-const PLACE_WORDS = /\b(?:in|at|to|from|near|around|into)\s+((?:a|an|the|their|her|his|my)(?:\s+(?!(?:on|in|at|with|for|and|to|from|of|by|when|while|last|this|next)\b)[\p{L}-]+){1,3})/u;
+const PLACE_WORDS =
+  /\b(?:in|at|to|from|near|around|into)\s+((?:a|an|the|their|her|his|my)(?:\s+(?!(?:on|in|at|with|for|and|to|from|of|by|when|while|last|this|next)\b)[\p{L}-]+){1,3})/u;
 
 /** The question's words as stems, for telling what a memory adds to it. */
 function questionStems(question: string): Set<string> {
@@ -51,7 +54,10 @@ export function newPart(question: string, text: string): string | null {
     else if (!LINKING.has(word)) break;
   }
   if (!skippedQuestionWord || index >= words.length) return null;
-  const rest = text.slice(words[index]!.index).replace(/\s*[.!?]+$/u, '').trim();
+  const rest = text
+    .slice(words[index]!.index)
+    .replace(/\s*[.!?]+$/u, '')
+    .trim();
   return rest.length ? rest : null;
 }
 
@@ -87,7 +93,8 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
   let answer: string | null = null;
   let used: Recalled[] = [];
   if (asksWhen(question)) {
-    const dated = support.find((item) => DATE_PHRASE.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_PHRASE.test(item.row.text));
+    const dated =
+      support.find((item) => DATE_PHRASE.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_PHRASE.test(item.row.text));
     if (dated) {
       answer = sentence(capitalise(DATE_PHRASE.exec(dated.row.text)![0]));
       used = [dated];
@@ -109,7 +116,12 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
   const count = used.length;
   const note = clash ? ' The memories disagree; both are given.' : '';
   return {
-    answer: clash ? support.slice(0, 2).map((item) => sentence(item.row.text)).join(' ') : answer,
+    answer: clash
+      ? support
+          .slice(0, 2)
+          .map((item) => sentence(item.row.text))
+          .join(' ')
+      : answer,
     message: `Answered from ${count} ${count === 1 ? 'memory' : 'memories'} (best match ${best.toFixed(2)}).${note}`,
     clash,
   };

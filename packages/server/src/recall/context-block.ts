@@ -7,7 +7,5 @@ import type { MemoryRow } from '../store/memory-repository.js';
  */
 export function renderContext(rows: MemoryRow[], withSources: boolean): string {
   if (!rows.length) return EMPTY_CONTEXT;
-  return rows
-    .map((row) => (withSources ? `- ${row.text}  [${row.source_kind}, ${row.date}]` : `- ${row.text}`))
-    .join('\n');
+  return rows.map((row) => (withSources ? `- ${row.text}  [${row.source_kind}, ${row.date}]` : `- ${row.text}`)).join('\n');
 }

@@ -17,7 +17,13 @@ const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): Lexe
   levels,
   ...extra,
 });
-const word = (own: number[], related: number[] = [], broader: number[] = []) => ({ own, related, broader, relatedBroader: [], name: false });
+const word = (own: number[], related: number[] = [], broader: number[] = []) => ({
+  own,
+  related,
+  broader,
+  relatedBroader: [],
+  name: false,
+});
 
 describe('scoreHits', () => {
   it('weights a rare word above a word most memories share', () => {

@@ -1,11 +1,11 @@
 import type { Counts, KindFilter, Labels } from '@engram/protocol';
 import type { Db } from '../store/database.js';
 import { memoryIndexOf } from '../store/memory-index.js';
-import { BROADER_MARK, lexemesAndVersion, loadMemories, memoriesInSpan, rankMemories, searchMemories } from '../store/memory-repository.js';
 import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
+import { BROADER_MARK, lexemesAndVersion, loadMemories, memoriesInSpan, rankMemories, searchMemories } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
 import type { QuestionTime } from './query.js';
+import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
 import { MAX_RELATED, personClasses, relatedWords } from './synonyms.js';
 
 /** A recalled memory with its score (0..1). */
@@ -130,7 +130,9 @@ export async function recall(
   // A name's related words are what a well-known person is ("Vivaldi" → composer): they find
   // memories naming others of the kind ("Bach"), whose kinds are indexed as their own words.
   const related = terms.map((term) =>
-    (names.includes(term) ? personClasses(nameAsWritten(asked, term)).slice(0, MAX_RELATED) : relatedWords(term)).filter((word) => !terms.includes(word)),
+    (names.includes(term) ? personClasses(nameAsWritten(asked, term)).slice(0, MAX_RELATED) : relatedWords(term)).filter(
+      (word) => !terms.includes(word),
+    ),
   );
   const timeWords = time?.words ?? [];
   const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);
@@ -154,8 +156,17 @@ export async function recall(
     if (own.length) {
       const name = names.includes(term);
       const broader = name ? [] : lexemeLists[index].map((lexeme) => position(BROADER_MARK + lexeme));
-      const relatedBroader = name ? [] : relatedLists.filter((lexeme) => !lexemeLists[index].includes(lexeme)).map((lexeme) => position(BROADER_MARK + lexeme));
-      words.push({ own, related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)), broader, relatedBroader, name, attribute: ATTRIBUTE_WORDS[term] });
+      const relatedBroader = name
+        ? []
+        : relatedLists.filter((lexeme) => !lexemeLists[index].includes(lexeme)).map((lexeme) => position(BROADER_MARK + lexeme));
+      words.push({
+        own,
+        related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)),
+        broader,
+        relatedBroader,
+        name,
+        attribute: ATTRIBUTE_WORDS[term],
+      });
     }
   });
   // The lexemes of the asked time's month and year words, read with the question's.
@@ -163,12 +174,12 @@ export async function recall(
   if (!words.length) return time ? recallSpan(db, scope, time, options, spanLexemes) : nothing;
   // The month and year words of the asked time score a memory that says them, bringing none in.
   const timeLexemes = time
-    ? spanLexemes
-        .filter((lexeme) => !words.some((word) => word.own.some((index) => lexemes[index] === lexeme)))
-        .map(position)
+    ? spanLexemes.filter((lexeme) => !words.some((word) => word.own.some((index) => lexemes[index] === lexeme))).map(position)
     : [];
 
-  const factOnly = new Set(lexemes.filter((lexeme, index) => !lexeme.startsWith(BROADER_MARK) && !words.some((word) => word.own.includes(index))));
+  const factOnly = new Set(
+    lexemes.filter((lexeme, index) => !lexeme.startsWith(BROADER_MARK) && !words.some((word) => word.own.includes(index))),
+  );
   // Names bring in no memories of their own when the question has other words: in a space
   // about a few people they are everywhere. They still score what the other words bring in.
   const scoreOnly = new Set([
@@ -204,11 +215,13 @@ export async function recall(
   const bears = judged >= KNOWN_THRESHOLD || saysAboutNamed(kept, words, names);
   if (!kept.length || (options.judge !== false && !bears)) return nothing;
   const shown = kept.slice(0, options.limit);
-  const rows = await loadMemories(db, scope, shown.map((item) => item.hit.id));
+  const rows = await loadMemories(
+    db,
+    scope,
+    shown.map((item) => item.hit.id),
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const memories = shown
-    .map((item) => ({ row: byId.get(item.hit.id)!, score: item.score }))
-    .filter((item) => item.row !== undefined);
+  const memories = shown.map((item) => ({ row: byId.get(item.hit.id)!, score: item.score })).filter((item) => item.row !== undefined);
   const byKind: Counts = { all: kept.length, people: 0, plan: 0, pref: 0, detail: 0 };
   for (const item of kept) byKind[item.hit.kind] += 1;
   return { memories, total: kept.length, counts: byKind, empty: false };
@@ -232,7 +245,11 @@ async function recallSpan(
   const counts: Counts = { all: found.length, people: 0, plan: 0, pref: 0, detail: 0 };
   for (const item of found) counts[item.kind] += 1;
   const shown = found.slice(0, options.limit);
-  const rows = await loadMemories(db, scope, shown.map((item) => item.id));
+  const rows = await loadMemories(
+    db,
+    scope,
+    shown.map((item) => item.id),
+  );
   const said = new Set(shown.filter((item) => item.said).map((item) => item.id));
   const memories = rows.map((row) => ({ row, score: said.has(row.id) ? SAID_IN_SPAN : MENTIONS_SPAN }));
   return { memories, total: found.length, counts, empty: found.length === 0 };
@@ -327,9 +344,10 @@ export function scoreHits(
   const sum = weights.reduce((left, right) => left + right, 0);
   // What a memory naming a kind of a word (or of its related words) scores for it, each class no more than its own rarity.
   const classMatches = words.map((word, index) =>
-    [...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const), ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const)].map(
-      ([lexeme, weight]) => [lexeme, weight * Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9))] as const,
-    ),
+    [
+      ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
+      ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const),
+    ].map(([lexeme, weight]) => [lexeme, weight * Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9))] as const),
   );
   const newest = Math.max(...hits.map((hit) => hit.created_at));
   const oldest = Math.min(...hits.map((hit) => hit.created_at));
@@ -361,8 +379,7 @@ export function scoreHits(
       cues.time !== undefined &&
       ((hit.said >= cues.time.start && hit.said < cues.time.end) ||
         (cues.time.lexemes.length > 0 && cues.time.lexemes.every((lexeme) => hit.levels[lexeme] === 3)));
-    const score =
-      0.8 * coverage + (named ? 0.05 : 0) + (cues.when && hit.dated ? 0.05 : 0) + (inTime ? TIME_CUE : 0) + 0.02 * recency;
+    const score = 0.8 * coverage + (named ? 0.05 : 0) + (cues.when && hit.dated ? 0.05 : 0) + (inTime ? TIME_CUE : 0) + 0.02 * recency;
     return { hit, score: Math.min(1, score) * (hit.reported ? REPORTED_WEIGHT : 1), direct };
   });
   scored.sort(byScore);

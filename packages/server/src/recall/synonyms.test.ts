@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { broaderText, broaderWords, nameKinds, personClasses, placeClasses, placesAround, relatedWords, surroundingPlaces } from './synonyms.js';
+import {
+  broaderText,
+  broaderWords,
+  nameKinds,
+  personClasses,
+  placeClasses,
+  placesAround,
+  relatedWords,
+  surroundingPlaces,
+} from './synonyms.js';
 
 describe('relatedWords (WordNet)', () => {
   it('finds synonyms and related forms from the most common senses', () => {
@@ -104,13 +113,17 @@ describe('personClasses (WordNet people)', () => {
     expect(personClasses('Bach')).toEqual(expect.arrayContaining(['composer', 'musician']));
     expect(personClasses('Vivaldi')).toContain('composer');
     expect(personClasses('Tolkien')).toContain('writer');
-    expect(nameKinds('Mel is a fan of classical like Bach and Mozart.').split(' ')).toEqual(expect.arrayContaining(['composer', 'musician']));
+    expect(nameKinds('Mel is a fan of classical like Bach and Mozart.').split(' ')).toEqual(
+      expect.arrayContaining(['composer', 'musician']),
+    );
     // People are not places: no "place" kind for a composer.
     expect(nameKinds('Mel loves Mozart.').split(' ')).not.toContain('place');
   });
 
   it('counts a name compromise knows as an organisation as saying organization and company', () => {
-    expect(nameKinds('John signed a shoe deal with Nike.', ['John', 'Nike']).split(' ')).toEqual(expect.arrayContaining(['organization', 'company']));
+    expect(nameKinds('John signed a shoe deal with Nike.', ['John', 'Nike']).split(' ')).toEqual(
+      expect.arrayContaining(['organization', 'company']),
+    );
     expect(nameKinds('John met Maria.', ['John', 'Maria'])).toBe('');
   });
 

@@ -78,7 +78,10 @@ function lookUp(part: PartOfSpeech, lemma: string): number[] {
     const word = bytes.toString('latin1', start, space);
     if (word === lemma) {
       const end = bytes.indexOf(0x0a, start);
-      const fields = bytes.toString('latin1', start, end === -1 ? bytes.length : end).trim().split(' ');
+      const fields = bytes
+        .toString('latin1', start, end === -1 ? bytes.length : end)
+        .trim()
+        .split(' ');
       const senses = Number(fields[2]);
       const pointers = Number(fields[3]);
       // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
@@ -127,9 +130,32 @@ function partFromLetter(letter: string): PartOfSpeech {
 /** WordNet's "morphy": the base forms a word may have in each part of speech. */
 function baseForms(word: string, part: PartOfSpeech): string[] {
   const rules: Record<PartOfSpeech, [string, string][]> = {
-    noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-    verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-    adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+    noun: [
+      ['s', ''],
+      ['ses', 's'],
+      ['xes', 'x'],
+      ['zes', 'z'],
+      ['ches', 'ch'],
+      ['shes', 'sh'],
+      ['men', 'man'],
+      ['ies', 'y'],
+    ],
+    verb: [
+      ['s', ''],
+      ['ies', 'y'],
+      ['es', 'e'],
+      ['es', ''],
+      ['ed', 'e'],
+      ['ed', ''],
+      ['ing', 'e'],
+      ['ing', ''],
+    ],
+    adj: [
+      ['er', ''],
+      ['est', ''],
+      ['er', 'e'],
+      ['est', 'e'],
+    ],
     adv: [],
   };
   const forms = [word];
@@ -187,7 +213,8 @@ export function relatedWords(word: string): string[] {
       if (known === null) continue;
       for (const offset of known.offsets.slice(0, SENSES)) {
         for (const candidate of wordsOf(part, offset, known.form)) {
-          if (candidate !== lower && candidate !== known.form && !candidate.includes('_') && !related.includes(candidate)) related.push(candidate);
+          if (candidate !== lower && candidate !== known.form && !candidate.includes('_') && !related.includes(candidate))
+            related.push(candidate);
         }
       }
     }
@@ -204,7 +231,9 @@ export function closeWordNet(): void {
 
 /** Hypernyms this general say nothing about what a thing is ("entity", "act", "object"). */
 const TOO_GENERAL = new Set(
-  'entity physical abstraction abstract object whole thing act deed human action event psychological feature group grouping attribute relation measure quantity matter unit part portion causal agent cause agency living organism being artifact artefact communication content cognitive instrumentality instrumentation state condition location point process people person individual someone somebody mortal soul'.split(' '),
+  'entity physical abstraction abstract object whole thing act deed human action event psychological feature group grouping attribute relation measure quantity matter unit part portion causal agent cause agency living organism being artifact artefact communication content cognitive instrumentality instrumentation state condition location point process people person individual someone somebody mortal soul'.split(
+    ' ',
+  ),
 );
 const BROADER_DEPTH = 3;
 const BROADER_SENSES = 1;

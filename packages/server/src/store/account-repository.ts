@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import { KEY_PREFIX, KEY_STARTS_WITH_CHARS } from '@engram/protocol';
+import { sql } from 'kysely';
 import type { Db } from './database.js';
 import { newKeySecret } from './ids.js';
 
@@ -90,7 +90,14 @@ export async function listAccountKeys(db: Db, accountId: number) {
   const { rows } = await sql<any>`
     select id, name, starts_with, created_at, last_used_at, revoked_at from api_keys
     where account_id = ${accountId} and space is null order by id`.execute(db);
-  return rows as { id: number; name: string | null; starts_with: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null }[];
+  return rows as {
+    id: number;
+    name: string | null;
+    starts_with: string;
+    created_at: Date;
+    last_used_at: Date | null;
+    revoked_at: Date | null;
+  }[];
 }
 
 /** Revokes an account key; false when the account has no such key. */
@@ -101,15 +108,42 @@ export async function revokeAccountKey(db: Db, accountId: number, keyId: number)
   return rows.length > 0;
 }
 
+/** The shortest ENGRAM_BOOTSTRAP_KEY accepted: a guessable owner key opens every space. */
+export const MIN_BOOTSTRAP_KEY_CHARS = 32;
+
+/**
+ * Refuses an ENGRAM_BOOTSTRAP_KEY that cannot be a safe account key: it must start with
+ * `egk_`, have at least 32 characters and no white space or control characters.
+ */
+export function checkBootstrapKey(key: string): void {
+  const problems: string[] = [];
+  if (!key.startsWith(KEY_PREFIX.account)) problems.push(`start with ${KEY_PREFIX.account}`);
+  if (key.length < MIN_BOOTSTRAP_KEY_CHARS) problems.push(`have at least ${MIN_BOOTSTRAP_KEY_CHARS} characters (it has ${key.length})`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  if (/[\s\u0000-\u001f\u007f]/.test(key) || !/^[\x21-\x7e]*$/.test(key)) problems.push('hold only printable ASCII, without white space');
+  if (problems.length) throw new Error(`ENGRAM_BOOTSTRAP_KEY must ${problems.join(', ')}`);
+}
+
 /**
  * On first start, when no account exists, makes the owner account and its key.
- * Returns the key text when one was made (so it can be printed once), else null.
+ * Returns the key text when one was made (so it can be printed once); `ignored` when a
+ * bootstrap key was given but an account already exists and the key is none of its keys.
  */
-export async function bootstrapOwner(db: Db, bootstrapKey: string | null): Promise<{ key: string; generated: boolean } | null> {
+export async function bootstrapOwner(
+  db: Db,
+  bootstrapKey: string | null,
+): Promise<{ key: string; generated: boolean; ignored?: false } | { ignored: true; key?: undefined; generated?: undefined } | null> {
   return db.transaction().execute(async (transaction) => {
     await sql`select pg_advisory_xact_lock(727275)`.execute(transaction);
     const { rows } = await sql`select id from accounts limit 1`.execute(transaction);
-    if (rows.length) return null;
+    if (rows.length) {
+      if (bootstrapKey === null) return null;
+      const known =
+        await sql`select id from api_keys where hash = ${hashKey(bootstrapKey)} and space is null and revoked_at is null`.execute(
+          transaction,
+        );
+      return known.rows.length ? null : { ignored: true };
+    }
     const account = await createAccount(transaction, 'owner');
     const { key } = await createAccountKey(transaction, account.id, { key: bootstrapKey ?? undefined, name: 'bootstrap' });
     return { key, generated: bootstrapKey === null };

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Labels } from '@engram/protocol';
+import { sql } from 'kysely';
 import { billableText, planRewrite, sentenceIndex } from '../files/diff.js';
 import { countCharacters } from '../files/path.js';
 import { countTextTokens } from '../meter/tokens.js';
@@ -8,8 +8,8 @@ import { newSourceId } from './ids.js';
 import { unlinkMemories } from './link-repository.js';
 import { deleteRawPassages, storeRawPassages } from './passage-repository.js';
 import type { Scope } from './scope.js';
-import { ensureSpace, findSource } from './source-repository.js';
 import type { SourceRow } from './source-repository.js';
+import { ensureSpace, findSource } from './source-repository.js';
 
 /** A file as listed (no text). */
 export interface FileListRow {
@@ -49,7 +49,13 @@ export async function findFile(db: Db, scope: Scope, path: string): Promise<File
 }
 
 /** A page of the files whose path starts with `prefix`, character by character ("C" collation). */
-export async function listFiles(db: Db, scope: Scope, prefix: string, limit: number, cursor: number): Promise<{ rows: FileListRow[]; total: number }> {
+export async function listFiles(
+  db: Db,
+  scope: Scope,
+  prefix: string,
+  limit: number,
+  cursor: number,
+): Promise<{ rows: FileListRow[]; total: number }> {
   const { rows } = await sql<FileListRow>`
     select f.path, f.size, f.labels, f.updated_at from files f
     where ${inScope(scope)} and starts_with(f.path, ${prefix})
@@ -71,9 +77,11 @@ export async function listFiles(db: Db, scope: Scope, prefix: string, limit: num
 export async function writeFile(
   db: Db,
   scope: Scope,
-  input: { path: string; text: string; labels?: Labels },
+  input: { path: string; text: string; labels?: Labels; learn?: boolean; project?: string | null },
   options: { waiting: boolean; maxAttempts: number },
 ): Promise<WriteResult> {
+  // `learn: false` keeps what this write adds as text only: nothing is queued, billed or searchable.
+  const learnable = (body: string | null) => (input.learn === false ? null : body);
   return db.transaction().execute(async (transaction) => {
     await ensureSpace(transaction, scope);
     const { rows } = await sql<{ text: string; labels: Labels; source_id: string; status: string; body: string | null }>`
@@ -86,23 +94,29 @@ export async function writeFile(
     if (!existing) {
       sourceId = newSourceId();
       await sql`
-        insert into sources (id, account_id, space, kind, title, path, body, tokens, status)
-        values (${sourceId}, ${scope.accountId}, ${scope.space}, 'file', ${input.path}, ${input.path}, '', 0, 'queued')`.execute(transaction);
+        insert into sources (id, account_id, space, kind, title, path, body, tokens, status, project)
+        values (${sourceId}, ${scope.accountId}, ${scope.space}, 'file', ${input.path}, ${input.path}, '', 0, 'queued', ${input.project ?? null})`.execute(
+        transaction,
+      );
       await sql`
         insert into files (account_id, space, path, text, size, labels, source_id)
         values (${scope.accountId}, ${scope.space}, ${input.path}, ${input.text}, ${size},
           ${JSON.stringify(input.labels ?? {})}::jsonb, ${sourceId})`.execute(transaction);
       // A first write is learned whole, with every sentence's surroundings as context.
       const plan = planRewrite('', null, input.text);
-      queued = await queueLearning(transaction, scope, sourceId, plan.body === null ? null : input.text, options);
+      queued = await queueLearning(transaction, scope, sourceId, learnable(plan.body === null ? null : input.text), options);
     } else {
       sourceId = existing.source_id;
+      // A project sent again replaces the old one; left out, the old one is kept.
+      if (input.project !== undefined) {
+        await sql`update sources set project = ${input.project} where id = ${sourceId}`.execute(transaction);
+      }
       if (existing.text !== input.text) {
         const plan = planRewrite(existing.text, NOT_YET_LEARNED.has(existing.status) ? existing.body : null, input.text);
         // Raw passages stand in for text not yet learned; they are rebuilt from the new body.
         await deleteRawPassages(transaction, scope, sourceId);
         await followRewrite(transaction, scope, sourceId, input.text, sentenceIndex(plan.diff));
-        queued = await queueLearning(transaction, scope, sourceId, plan.body, options);
+        queued = await queueLearning(transaction, scope, sourceId, learnable(plan.body), options);
       }
       await sql`
         update files f set text = ${input.text}, size = ${size}, updated_at = now(),
@@ -213,7 +227,11 @@ export async function deleteFile(db: Db, scope: Scope, path: string): Promise<bo
       select f.source_id from files f join sources s on s.id = f.source_id
       where ${inScope(scope)} and f.path = ${path} for update of f, s`.execute(transaction);
     if (!rows.length) return false;
-    await deleteFileSources(transaction, scope, rows.map((row) => row.source_id));
+    await deleteFileSources(
+      transaction,
+      scope,
+      rows.map((row) => row.source_id),
+    );
     return true;
   });
 }
@@ -232,11 +250,7 @@ export async function deleteFilesUnder(db: Db, scope: Scope, prefix: string, lim
 }
 
 /** What a move found. */
-export type MoveOutcome =
-  | { moved: number }
-  | { notFound: true }
-  | { conflict: string[] }
-  | { invalid: { path: string; problem: string } };
+export type MoveOutcome = { moved: number } | { notFound: true } | { conflict: string[] } | { invalid: { path: string; problem: string } };
 
 /**
  * Moves one file, or every file beneath `from/` to the same place beneath `to/`, in one

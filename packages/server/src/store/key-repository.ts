@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import { KEY_PREFIX, KEY_STARTS_WITH_CHARS } from '@engram/protocol';
 import type { KeyOut } from '@engram/protocol';
+import { KEY_PREFIX, KEY_STARTS_WITH_CHARS } from '@engram/protocol';
+import { sql } from 'kysely';
 import { hashKey } from './account-repository.js';
 import type { Db } from './database.js';
 import { newKeySecret } from './ids.js';
@@ -57,7 +57,12 @@ export async function listLimitedKeys(db: Db, accountId: number, space: string |
 }
 
 /** Revokes a limited key of the account (within `space` when given); null when there is none. */
-export async function revokeLimitedKey(db: Db, accountId: number, keyId: number, space: string | null): Promise<{ id: number; space: string } | null> {
+export async function revokeLimitedKey(
+  db: Db,
+  accountId: number,
+  keyId: number,
+  space: string | null,
+): Promise<{ id: number; space: string } | null> {
   const { rows } = await sql<{ id: number; space: string }>`
     update api_keys set revoked_at = coalesce(revoked_at, now()), revoked_reason = coalesce(revoked_reason, 'revoked')
     where id = ${keyId} and account_id = ${accountId} and space is not null

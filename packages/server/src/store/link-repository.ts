@@ -41,4 +41,3 @@ export async function unlinkMemories(
     where m.id = other.memory_id and m.source_id in ${sources}`.execute(transaction);
   return deleted.rows.length;
 }
-

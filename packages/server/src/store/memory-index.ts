@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { KindFilter, Labels, MemoryKind } from '@engram/protocol';
+import { sql } from 'kysely';
 import type { Db } from './database.js';
+import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch } from './memory-repository.js';
 import type { Scope } from './scope.js';
-import { hitColumns, hitOf, type HitRow, type LexemeHit, type LexemeSearch } from './memory-repository.js';
 
 /**
  * An in-process copy of a space's search index: every current memory with the lexemes of its

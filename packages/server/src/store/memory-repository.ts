@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
-import type { Db } from './database.js';
+import { sql } from 'kysely';
 import { broaderText, nameKinds, surroundingPlaces } from '../recall/synonyms.js';
+import type { Db } from './database.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -48,6 +48,12 @@ export interface FactToStore {
   slot?: string | null;
   /** A speaker's remark about something other than themselves (see LearnedFact.reported). */
   reported?: boolean;
+  /** What each name of `about` names (see LearnedFact.nameTypes). */
+  nameTypes?: string[];
+  /** Whether the fact lasts rather than holding for now (see LearnedFact.lasting). */
+  lasting?: boolean;
+  /** Whether the fact speaks of the owner (see LearnedFact.owner). */
+  owner?: boolean;
 }
 
 const memoryColumns = sql`
@@ -133,7 +139,13 @@ export async function deleteMemory(db: Db, scope: Scope, id: number): Promise<bo
 }
 
 /** Marks a current memory wrong within the caller's transaction; returns its previous status or null when absent. */
-export async function markWrong(transaction: Db, scope: Scope, id: number, correction: string, correctionSourceId: string): Promise<string | null> {
+export async function markWrong(
+  transaction: Db,
+  scope: Scope,
+  id: number,
+  correction: string,
+  correctionSourceId: string,
+): Promise<string | null> {
   const { rows } = await sql<{ status: string }>`
     select m.status from memories m where ${inScope(scope)} and m.id = ${id} for update`.execute(transaction);
   const previous = rows[0]?.status ?? null;
@@ -164,6 +176,9 @@ const indexExpression = sql`
 function storedColumns(fact: FactToStore) {
   return {
     reported: fact.reported === true,
+    name_types: fact.nameTypes ?? null,
+    lasting: fact.lasting ?? null,
+    owner: fact.owner ?? null,
     text: fact.text,
     names: fact.about.join(' '),
     context: fact.context ?? '',
@@ -183,8 +198,10 @@ export async function reindexFacts(transaction: Db, scope: Scope, sourceId: stri
   if (!facts.length) return 0;
   const rows = facts.map((fact) => ({ fingerprint: fact.fingerprint, ...storedColumns(fact) }));
   const { rows: updated } = await sql`
-    update memories m set tsv = ${indexExpression}, reported = f.reported
-    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, text text, names text, context text, before text, broader text, kinds text, around text)
+    update memories m set tsv = ${indexExpression}, reported = f.reported,
+      name_types = case when f.name_types is null then null else array(select json_array_elements_text(f.name_types)) end,
+      lasting = f.lasting, owner = f.owner
+    from json_to_recordset(${JSON.stringify(rows)}::json) as f(fingerprint text, reported boolean, name_types json, lasting boolean, owner boolean, text text, names text, context text, before text, broader text, kinds text, around text)
     where ${inScope(scope)} and m.source_id = ${sourceId} and m.status = 'current' and m.fingerprint = f.fingerprint
     returning m.id`.execute(transaction);
   return updated.length;
@@ -240,14 +257,15 @@ export async function storeFacts(
     }));
     const { rows: inserted } = await sql<{ id: number; fingerprint: string }>`
       insert into memories (account_id, space, source_id, text, kind, date, about, labels, fingerprint,
-        sentence_text, message_index, sentence_start, sentence_end, slot, reported, tsv)
+        sentence_text, message_index, sentence_start, sentence_end, slot, reported, name_types, lasting, owner, tsv)
       select ${scope.accountId}, ${scope.space}, ${sourceId}, f.text, f.kind, f.date::date,
         array(select json_array_elements_text(f.about)), ${JSON.stringify(labels)}::jsonb, f.fingerprint, f.sentence_text,
         f.message_index, f.sentence_start, f.sentence_end, f.slot, f.reported,
+        case when f.name_types is null then null else array(select json_array_elements_text(f.name_types)) end, f.lasting, f.owner,
         ${indexExpression}
       from json_to_recordset(${JSON.stringify(rows)}::json) as f(position integer, text text, kind text, date text, about json,
         names text, fingerprint text, sentence_text text, message_index integer, sentence_start integer, sentence_end integer,
-        slot text, reported boolean, context text, before text, broader text, kinds text, around text)
+        slot text, reported boolean, name_types json, lasting boolean, owner boolean, context text, before text, broader text, kinds text, around text)
       order by f.position
       returning id, fingerprint`.execute(transaction);
     for (const row of inserted) ids.set(row.fingerprint, row.id);
@@ -302,6 +320,19 @@ export async function storeFacts(
 }
 
 /**
+ * The slots of current memories that new facts update, giving a memory without one a slot of
+ * its own ("memory:<id>"), so that a fact stored in that slot replaces it.
+ */
+export async function slotsForUpdates(db: Db, scope: Scope, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const { rows } = await sql<{ id: number; slot: string }>`
+    update memories m set slot = coalesce(m.slot, 'memory:' || m.id)
+    where ${inScope(scope)} and m.status = 'current' and m.id = any(${[...new Set(ids)]}::int[])
+    returning m.id, m.slot`.execute(db);
+  return new Map(rows.map((row) => [row.id, row.slot]));
+}
+
+/**
  * The lexemes Postgres's English configuration makes of each word (none for a stop word),
  * and the space's memory version (see store/memory-index.ts), in one round trip; the
  * version is null for a space not yet made.
@@ -310,7 +341,9 @@ export async function lexemesAndVersion(db: Db, scope: Scope, words: string[]): 
   const { rows } = await sql<{ lexemes: string[][] | null; version: string | null }>`
     select (select json_agg(tsvector_to_array(to_tsvector('english', word)) order by position)
         from unnest(${words}::text[]) with ordinality as w(word, position)) as lexemes,
-      (select s.memories_version::text from spaces s where s.account_id = ${scope.accountId} and s.name = ${scope.space}) as version`.execute(db);
+      (select s.memories_version::text from spaces s where s.account_id = ${scope.accountId} and s.name = ${scope.space}) as version`.execute(
+    db,
+  );
   return { lexemes: rows[0]?.lexemes ?? [], version: rows[0]?.version ?? null };
 }
 

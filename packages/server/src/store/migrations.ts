@@ -9,13 +9,16 @@ export interface Migration {
 }
 
 export { migrations } from './schema/index.js';
+
 import { migrations } from './schema/index.js';
 
 /** Applies every migration not yet applied, one transaction each, under an advisory lock so that several processes can start at once. */
 export async function migrate(db: Db): Promise<number[]> {
   await db.transaction().execute(async (transaction) => {
     await sql`select pg_advisory_xact_lock(727274)`.execute(transaction);
-    await sql`create table if not exists engram_migrations (id integer primary key, name text not null, applied_at timestamptz not null default now())`.execute(transaction);
+    await sql`create table if not exists engram_migrations (id integer primary key, name text not null, applied_at timestamptz not null default now())`.execute(
+      transaction,
+    );
   });
   const applied: number[] = [];
   for (const migration of migrations) {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { readMessages } from '../learn/index.js';
 import type { MessageInput } from '../learn/index.js';
+import { readMessages } from '../learn/index.js';
 import { splitSentences } from '../learn/segment.js';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
@@ -67,7 +67,9 @@ export async function storeRawPassages(
     // Linked like any memory, so deleting the source deletes its passages too.
     await sql`
       insert into memory_sources (memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
-      values (${rows[0].id}, ${source.id}, ${passage.text}, ${passage.messageIndex}, ${passage.start}, ${passage.end})`.execute(transaction);
+      values (${rows[0].id}, ${source.id}, ${passage.text}, ${passage.messageIndex}, ${passage.start}, ${passage.end})`.execute(
+      transaction,
+    );
   }
   return passages.length;
 }
@@ -75,5 +77,7 @@ export async function storeRawPassages(
 /** Removes a source's raw passages (it is being learned). */
 export async function deleteRawPassages(transaction: Db, scope: Scope, sourceId: string): Promise<void> {
   await sql`
-    delete from memories where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${sourceId} and raw`.execute(transaction);
+    delete from memories where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${sourceId} and raw`.execute(
+    transaction,
+  );
 }

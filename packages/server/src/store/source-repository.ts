@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Source, SourceKind, SourceStatus } from '@engram/protocol';
-import type { Db } from './database.js';
-import { readMessages } from '../learn/index.js';
+import { sql } from 'kysely';
 import type { MessageInput } from '../learn/index.js';
+import { readMessages } from '../learn/index.js';
 import { countTextTokens } from '../meter/tokens.js';
+import type { Db } from './database.js';
 import { newSourceId } from './ids.js';
 import { unlinkMemories } from './link-repository.js';
 import { storeRawPassages } from './passage-repository.js';
@@ -28,6 +28,12 @@ export interface SourceRow {
   created_at: Date;
   learned_at: Date | null;
   memories: number;
+  /** The project it was saved under (briefings), or null. */
+  project?: string | null;
+  /** Attempts at learning it so far. */
+  attempts: number;
+  /** When its next attempt is due, while it waits after a failed one. */
+  retry_at: Date | null;
 }
 
 /** What a new source holds. */
@@ -42,6 +48,8 @@ export interface NewSource {
   tokens: number;
   /** Kept and searchable now, learned when the plan allows (usage over): no job, raw passages instead. */
   waiting?: boolean;
+  /** The project it belongs to (briefings), or null. */
+  project?: string | null;
 }
 
 /** Tokens of what a source holds, counted at save time (a page's are known once it is read). */
@@ -79,11 +87,11 @@ export async function insertSource(transaction: Db, scope: Scope, source: NewSou
     const id = newSourceId();
     const status = source.waiting ? 'waiting' : 'queued';
     const inserted = await sql<{ written_at: Date }>`
-      insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status)
+      insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
       values (${id}, ${scope.accountId}, ${scope.space}, ${source.kind}, ${source.title ?? null}, ${source.url ?? null},
               ${source.path ?? null}, ${source.body ?? null},
               ${source.messages ? JSON.stringify(source.messages) : null}::jsonb,
-              ${source.correctsMemoryId ?? null}, ${tokensOf(source)}, ${status})
+              ${source.correctsMemoryId ?? null}, ${tokensOf(source)}, ${status}, ${source.project ?? null})
       returning written_at`.execute(transaction);
     if (source.waiting) {
       await storeRawPassages(transaction, scope, { id, body: source.body, messages: source.messages }, inserted.rows[0]!.written_at);
@@ -98,7 +106,9 @@ export async function insertSource(transaction: Db, scope: Scope, source: NewSou
 
 const sourceColumns = sql`
   s.id, s.account_id, s.space, s.kind, s.title, s.url, s.path, s.status, s.error, s.corrects_memory_id,
-  s.tokens, s.written_at, s.created_at, s.learned_at,
+  s.tokens, s.written_at, s.created_at, s.learned_at, s.project, s.attempts,
+  (select j.run_at from jobs j where j.source_id = s.id and j.account_id = s.account_id
+    and j.locked_at is null and j.attempts > 0 and j.run_at > now()) as retry_at,
   (select count(*)::int from memory_sources ms join memories m on m.id = ms.memory_id
     where ms.source_id = s.id and m.status = 'current' and not m.raw) as memories`;
 
@@ -137,7 +147,9 @@ export async function listSources(db: Db, scope: Scope, limit: number, cursor: n
 export async function deleteSource(db: Db, scope: Scope, id: string): Promise<number | null> {
   return db.transaction().execute(async (transaction) => {
     const { rows } = await sql`
-      select id from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id} for update`.execute(transaction);
+      select id from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id} for update`.execute(
+      transaction,
+    );
     if (!rows.length) return null;
     const deleted = await unlinkMemories(transaction, scope, [id], null);
     await sql`delete from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id}`.execute(transaction);
@@ -159,5 +171,7 @@ export function toSourceRecord(row: SourceRow): Source {
     tokens: row.tokens,
     created_at: row.created_at.toISOString(),
     learned_at: row.learned_at ? row.learned_at.toISOString() : null,
+    attempts: row.attempts,
+    retry_at: row.retry_at && row.status === 'queued' ? row.retry_at.toISOString() : null,
   };
 }

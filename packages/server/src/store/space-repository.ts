@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { SpaceRow } from '@engram/protocol';
+import { sql } from 'kysely';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
 

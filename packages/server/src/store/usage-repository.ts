@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { Plan } from '@engram/protocol';
+import { sql } from 'kysely';
 import type { AccountPlan, UsageFigures } from '../meter/usage.js';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
@@ -26,7 +26,20 @@ export async function addLearnedTokens(db: Db, scope: Scope, periodStart: Date, 
   await sql`
     insert into usage_counters (account_id, space, period_start, learned_tokens)
     values (${scope.accountId}, ${scope.space}, ${periodStart}, ${tokens})
-    on conflict (account_id, period_start, space) do update set learned_tokens = usage_counters.learned_tokens + excluded.learned_tokens`.execute(db);
+    on conflict (account_id, period_start, space) do update set learned_tokens = usage_counters.learned_tokens + excluded.learned_tokens`.execute(
+    db,
+  );
+}
+
+/** Adds what the optional model's calls cost to a space's count for the period. */
+export async function addModelTokens(db: Db, scope: Scope, periodStart: Date, usage: { input: number; output: number }): Promise<void> {
+  if (!usage.input && !usage.output) return;
+  await sql`
+    insert into usage_counters (account_id, space, period_start, model_input_tokens, model_output_tokens)
+    values (${scope.accountId}, ${scope.space}, ${periodStart}, ${usage.input}, ${usage.output})
+    on conflict (account_id, period_start, space) do update set
+      model_input_tokens = usage_counters.model_input_tokens + excluded.model_input_tokens,
+      model_output_tokens = usage_counters.model_output_tokens + excluded.model_output_tokens`.execute(db);
 }
 
 /** Counts one written answer or context block for a space. */
@@ -54,7 +67,10 @@ export async function usageSnapshot(
     from accounts a,
       lateral (select coalesce(sum(learned_tokens), 0)::bigint as learned, coalesce(sum(answers), 0)::bigint as answers,
           coalesce(sum(learned_tokens) filter (where space = ${share}), 0)::bigint as space_learned,
-          coalesce(sum(answers) filter (where space = ${share}), 0)::bigint as space_answers
+          coalesce(sum(answers) filter (where space = ${share}), 0)::bigint as space_answers,
+          coalesce(sum(model_input_tokens), 0)::bigint as model_in, coalesce(sum(model_output_tokens), 0)::bigint as model_out,
+          coalesce(sum(model_input_tokens) filter (where space = ${share}), 0)::bigint as space_model_in,
+          coalesce(sum(model_output_tokens) filter (where space = ${share}), 0)::bigint as space_model_out
         from usage_counters where account_id = a.id and period_start = ${periodStart}) u,
       lateral (select coalesce(sum(greatest(tokens, 100)), 0)::bigint as waiting,
           coalesce(sum(greatest(tokens, 100)) filter (where space = ${share}), 0)::bigint as space_waiting
@@ -62,12 +78,30 @@ export async function usageSnapshot(
     where a.id = ${accountId}`.execute(db);
   const row = rows[0];
   if (!row) return null;
-  const account = { id: row.id, plan: row.plan, trialEndsAt: row.trial_ends_at, extraOn: row.extra_on, extraCapUsd: Number(row.extra_cap_usd) };
-  const figures = { learnedTokens: Number(row.learned), answers: Number(row.answers), waitingTokens: Number(row.waiting) };
+  const account = {
+    id: row.id,
+    plan: row.plan,
+    trialEndsAt: row.trial_ends_at,
+    extraOn: row.extra_on,
+    extraCapUsd: Number(row.extra_cap_usd),
+  };
+  const figures = {
+    learnedTokens: Number(row.learned),
+    answers: Number(row.answers),
+    waitingTokens: Number(row.waiting),
+    modelInputTokens: Number(row.model_in),
+    modelOutputTokens: Number(row.model_out),
+  };
   const shown =
     space === null
       ? figures
-      : { learnedTokens: Number(row.space_learned), answers: Number(row.space_answers), waitingTokens: Number(row.space_waiting) };
+      : {
+          learnedTokens: Number(row.space_learned),
+          answers: Number(row.space_answers),
+          waitingTokens: Number(row.space_waiting),
+          modelInputTokens: Number(row.space_model_in),
+          modelOutputTokens: Number(row.space_model_out),
+        };
   return { account, figures, shown };
 }
 
@@ -80,8 +114,12 @@ export async function accountsWithWaiting(db: Db): Promise<number[]> {
 /** Queues an account's waiting sources for learning again, oldest first. Returns how many. */
 export async function releaseWaiting(db: Db, accountId: number, maxAttempts: number): Promise<number> {
   return db.transaction().execute(async (transaction) => {
+    // `returning` keeps no order: the jobs are inserted oldest source first, so the claim (by run_at, id) takes them in that order.
     const { rows } = await sql<{ id: string; space: string }>`
-      update sources set status = 'queued' where account_id = ${accountId} and status = 'waiting' returning id, space`.execute(transaction);
+      with released as (
+        update sources set status = 'queued' where account_id = ${accountId} and status = 'waiting' returning id, space, created_at
+      )
+      select id, space from released order by created_at, id`.execute(transaction);
     for (const row of rows) {
       await sql`
         insert into jobs (account_id, space, source_id, max_attempts) values (${accountId}, ${row.space}, ${row.id}, ${maxAttempts})

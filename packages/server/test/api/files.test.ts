@@ -144,8 +144,11 @@ describe('files: listing and deleting', () => {
     expect(rest.body.files.map((file: { path: string }) => file.path)).toEqual(['/a/_.md', '/a/b.md', '/a/é.md']);
     expect(rest.body.next).toBeUndefined();
     const all = await call('GET', `/v1/files?prefix=/&space=${q(space)}`);
-    expect(all.body.files.map((file: { path: string }) => file.path)).toEqual([...paths].sort((x, y) => (Buffer.from(x) < Buffer.from(y) ? -1 : 1)));
-    for (const limit of [0, 201]) expectError(await call('GET', `/v1/files?prefix=/&limit=${limit}&space=${q(space)}`), 400, 'invalid_request');
+    expect(all.body.files.map((file: { path: string }) => file.path)).toEqual(
+      [...paths].sort((x, y) => (Buffer.from(x) < Buffer.from(y) ? -1 : 1)),
+    );
+    for (const limit of [0, 201])
+      expectError(await call('GET', `/v1/files?prefix=/&limit=${limit}&space=${q(space)}`), 400, 'invalid_request');
   });
 
   it('deletes one file with the memories only it taught, keeping those another source also taught', async () => {
@@ -221,7 +224,13 @@ describe('files: moving', () => {
     expect(conflict.headers.get('x-should-retry')).toBe('false');
     expectError(await call('POST', '/v1/files/move', { body: { from: '/one.md', to: '/two.md', space } }), 409, 'conflict');
     const all = await call('GET', `/v1/files?prefix=/&space=${q(space)}`);
-    expect(all.body.files.map((file: { path: string }) => file.path)).toEqual(['/dst/b.md', '/one.md', '/src/a.md', '/src/b.md', '/two.md']);
+    expect(all.body.files.map((file: { path: string }) => file.path)).toEqual([
+      '/dst/b.md',
+      '/one.md',
+      '/src/a.md',
+      '/src/b.md',
+      '/two.md',
+    ]);
     for (const path of ['/src/a.md', '/dst/b.md', '/one.md', '/two.md']) expect((await readFile(space, path)).body.text).toBe(path);
   });
 
@@ -250,7 +259,7 @@ describe('files: labels', () => {
     expect((await readFile(space, '/l.md')).body).toMatchObject({ text: 'five', labels: twenty });
   });
 
-  it('gives memories their file\'s labels, and search, context and ask filter on them', async () => {
+  it("gives memories their file's labels, and search, context and ask filter on them", async () => {
     const space = freshSpace();
     await putLearned(space, '/maps.md', 'Nadia collects vintage maps.', { project: 'alpha' });
     await saveAndLearn(space, { text: 'Nadia collects vintage stamps.' });
@@ -260,7 +269,9 @@ describe('files: labels', () => {
     const alpha = await search({ project: 'alpha' });
     expect(alpha.body.memories.map((memory: { text: string }) => memory.text)).toEqual([expect.stringMatching(/maps/)]);
     expect(alpha.body.memories[0].labels).toEqual({ project: 'alpha' });
-    const context = await call('POST', '/v1/context', { body: { question: 'What does Nadia collect?', labels: { project: 'alpha' }, space } });
+    const context = await call('POST', '/v1/context', {
+      body: { question: 'What does Nadia collect?', labels: { project: 'alpha' }, space },
+    });
     expect(context.body.context).toMatch(/maps/);
     expect(context.body.context).not.toMatch(/stamps/);
     const ask = await call('POST', '/v1/ask', { body: { question: 'What does Nadia collect?', labels: { project: 'alpha' }, space } });
@@ -269,7 +280,9 @@ describe('files: labels', () => {
     // Changing the file's labels changes its memories' labels; the text is unchanged, nothing is learned.
     await put(space, '/maps.md', 'Nadia collects vintage maps.', { project: 'beta' });
     expect((await search({ project: 'alpha' })).body.memories).toEqual([]);
-    expect((await search({ project: 'beta' })).body.memories.map((memory: { text: string }) => memory.text)).toEqual([expect.stringMatching(/maps/)]);
+    expect((await search({ project: 'beta' })).body.memories.map((memory: { text: string }) => memory.text)).toEqual([
+      expect.stringMatching(/maps/),
+    ]);
   });
 });
 
@@ -331,7 +344,26 @@ describe('files: learning only what changed', () => {
     expect(await spaceUsage(space)).toBe(usage);
   });
 
-  it('keeps a removed sentence\'s memory that another source also taught', async () => {
+  it('keeps text written with learn false without learning, searching or billing it', async () => {
+    const space = freshSpace();
+    const written = await call('PUT', '/v1/files', { body: { path: '/log.jsonl', text: `${first}\n`, learn: false, space } });
+    expect(written.status).toBe(200);
+    expect(written.body.source).toMatchObject({ status: 'finished', memories: 0, tokens: 0 });
+    const appended = await call('PUT', '/v1/files', { body: { path: '/log.jsonl', text: `${first}\n${second}\n`, learn: false, space } });
+    expect(appended.body.source).toMatchObject({ status: 'finished', memories: 0, tokens: 0 });
+    expect((await readFile(space, '/log.jsonl')).body.text).toBe(`${first}\n${second}\n`);
+    expect(await allMemories(space)).toEqual([]);
+    expect((await call('POST', '/v1/search', { body: { q: 'Lena Bergen nurse', space } })).body.memories).toEqual([]);
+    expect(await spaceUsage(space)).toBe(0);
+    // A later write that learns learns only what it adds.
+    const { source } = await putLearned(space, '/log.jsonl', `${first}\n${second}\n${third}\n`);
+    expect(source.memories).toBe(4);
+    expect((await allMemories(space)).map((memory) => memory.text).join('\n')).not.toMatch(/Lena|Tomas/);
+    expectError(await call('PUT', '/v1/files', { body: { path: '/log.jsonl', text: '', learn: 'no', space } }), 400, 'invalid_request');
+    expect((await readFile(space, '/log.jsonl')).body.text).toBe(`${first}\n${second}\n${third}\n`);
+  });
+
+  it("keeps a removed sentence's memory that another source also taught", async () => {
     const space = freshSpace();
     await putLearned(space, '/k.md', 'Sven builds boats. Sven reads maps.');
     const note = await saveAndLearn(space, { text: 'Sven builds boats.' });

@@ -197,7 +197,7 @@ describe('spaces', () => {
     expect((await call('GET', `/v1/keys?space=${space}`)).body.keys).toEqual([]);
   });
 
-  it('refuses to erase without a space named, or with a blank one, unless the owner\'s memory is asked for', async () => {
+  it("refuses to erase without a space named, or with a blank one, unless the owner's memory is asked for", async () => {
     expectError(await call('DELETE', '/v1/space'), 400, 'invalid_request');
     expectError(await call('DELETE', '/v1/space?space=%20'), 400, 'invalid_request');
     expectError(await call('DELETE', '/v1/space', { space: '' }), 400, 'invalid_request');

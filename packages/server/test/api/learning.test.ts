@@ -22,7 +22,9 @@ describe('learning: merging and updating', () => {
     await saveAndLearn(space, { messages: [{ role: 'user', name: 'Omar', content: 'I live in Lisbon.', at: '2026-03-01T10:00:00Z' }] });
     const [lisbon] = await memoriesOf(space);
     expect(lisbon.text).toBe('Omar lives in Lisbon.');
-    await saveAndLearn(space, { messages: [{ role: 'user', name: 'Omar', content: 'I moved to Berlin last month.', at: '2026-06-10T10:00:00Z' }] });
+    await saveAndLearn(space, {
+      messages: [{ role: 'user', name: 'Omar', content: 'I moved to Berlin last month.', at: '2026-06-10T10:00:00Z' }],
+    });
 
     const current = await memoriesOf(space);
     expect(current.map((memory) => memory.text)).toEqual(['Omar moved to Berlin in May 2026.']);
@@ -75,7 +77,12 @@ describe('learning: recall of facts by the words around them', () => {
     await saveAndLearn(space, {
       messages: [
         { role: 'user', name: 'Caroline', content: 'What instrument do you play these days?', at: '2023-07-01T10:00:00Z' },
-        { role: 'user', name: 'Melanie', content: 'The clarinet, since I was a kid. I also run most mornings.', at: '2023-07-01T10:01:00Z' },
+        {
+          role: 'user',
+          name: 'Melanie',
+          content: 'The clarinet, since I was a kid. I also run most mornings.',
+          at: '2023-07-01T10:01:00Z',
+        },
         { role: 'user', name: 'Caroline', content: 'I went to a pride parade last Saturday with friends.', at: '2023-07-01T10:02:00Z' },
       ],
     });

@@ -6,13 +6,20 @@ const conversation = [
   { role: 'system', content: 'You are a helpful assistant. The user lives on the Moon.' },
   { role: 'user', name: 'Caroline', content: 'I love hiking in the Alps.', at: '2026-11-22T10:00:00Z' },
   { role: 'assistant', content: 'That sounds wonderful!' },
-  { role: 'user', name: 'Caroline', content: [{ type: 'text', text: 'My sister Maria is a nurse in Lisbon.' }], at: '2026-11-22T10:01:00Z' },
+  {
+    role: 'user',
+    name: 'Caroline',
+    content: [{ type: 'text', text: 'My sister Maria is a nurse in Lisbon.' }],
+    at: '2026-11-22T10:01:00Z',
+  },
 ];
 
 describe('saving', () => {
   it('stores a note as a queued source and learns its facts in the background', async () => {
     const space = freshSpace();
-    const saved = await call('POST', '/v1/memories', { body: { text: 'Priya works as a marine biologist in Cork.', title: 'About Priya', space } });
+    const saved = await call('POST', '/v1/memories', {
+      body: { text: 'Priya works as a marine biologist in Cork.', title: 'About Priya', space },
+    });
     expect(saved.status).toBe(201);
     const { source } = saved.body;
     expect(source.id).toMatch(/^src_[0-9a-z]{16}$/);
@@ -129,7 +136,12 @@ describe('one memory', () => {
     const [memory] = await allMemories(space);
     const detail = await call('GET', `/v1/memories/${memory!.id}`, { space });
     expect(detail.status).toBe(200);
-    expect(detail.body.memory).toMatchObject({ id: memory!.id, status: 'current', date: '2026-10-02', source: { id: source.id, kind: 'conversation' } });
+    expect(detail.body.memory).toMatchObject({
+      id: memory!.id,
+      status: 'current',
+      date: '2026-10-02',
+      source: { id: source.id, kind: 'conversation' },
+    });
     expect(detail.body.sentence.message_index).toBe(0);
     const text = 'Hello there! I teach chemistry at a school in Leeds.';
     expect(text.slice(detail.body.sentence.start, detail.body.sentence.end)).toBe(detail.body.sentence.text);
@@ -187,7 +199,10 @@ describe('one memory', () => {
     const after = await call('GET', `/v1/memories/${memory!.id}`, { space });
     expect(after.body.memory.status).toBe('current');
     expect((await call('GET', '/v1/sources', { space })).body.total).toBe(1);
-    const atLimit = await call('PATCH', `/v1/memories/${memory!.id}`, { body: { text: `Keiko plays the viola${'.'.repeat(1_979)}` }, space });
+    const atLimit = await call('PATCH', `/v1/memories/${memory!.id}`, {
+      body: { text: `Keiko plays the viola${'.'.repeat(1_979)}` },
+      space,
+    });
     expect(atLimit.status).toBe(200);
   });
 

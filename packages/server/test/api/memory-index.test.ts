@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { learnFromMessages, readMessages } from '../../src/learn/index.js';
 import { factFingerprint } from '../../src/learn/fingerprint.js';
+import { learnFromMessages, readMessages } from '../../src/learn/index.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
 import { MemoryIndexCache, parseTsvector } from '../../src/store/memory-index.js';
-import { lexemesAndVersion, rankMemories, searchMemories, storeFacts } from '../../src/store/memory-repository.js';
 import type { LexemeSearch } from '../../src/store/memory-repository.js';
+import { lexemesAndVersion, rankMemories, searchMemories, storeFacts } from '../../src/store/memory-repository.js';
 import type { Scope } from '../../src/store/scope.js';
 import { addSource } from '../../src/store/source-repository.js';
 import { openOwnStore } from '../setup/own-server.js';

@@ -44,7 +44,7 @@ describe('saving a conversation', () => {
     expect(texts).not.toMatch(/Atlantis|dragon|Initech|pilot|Lagos/);
   });
 
-  it('keeps who said what (name) and resolves relative dates against each message\'s time (at)', async () => {
+  it("keeps who said what (name) and resolves relative dates against each message's time (at)", async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
       messages: [
@@ -77,7 +77,11 @@ describe('saving a conversation', () => {
     );
     expect(tooMany.details.field).toBe('messages');
     expectError(await call('POST', '/v1/memories', { body: { messages: [], space } }), 400, 'invalid_request');
-    expectError(await call('POST', '/v1/memories', { body: { messages: [{ role: 'robot', content: 'hi' }], space } }), 400, 'invalid_request');
+    expectError(
+      await call('POST', '/v1/memories', { body: { messages: [{ role: 'robot', content: 'hi' }], space } }),
+      400,
+      'invalid_request',
+    );
     const learned = await call('GET', `/v1/sources/${saved.body.source.id}?wait=20`, { space });
     expect(learned.body.source.status).toBe('finished');
     expect((await allMemories(space)).some((memory) => /koi/.test(memory.text))).toBe(true);

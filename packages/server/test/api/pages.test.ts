@@ -1,12 +1,12 @@
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startServer } from '../../src/server.js';
 import type { RunningServer } from '../../src/server.js';
-import { openStore } from '../../src/store/database.js';
+import { startServer } from '../../src/server.js';
 import type { Store } from '../../src/store/database.js';
+import { openStore } from '../../src/store/database.js';
 import { buildPdf } from '../fixtures/documents.js';
 import { TEST_KEY } from '../setup/start.js';
 import { allMemories, call, expectError, freshSpace } from './helpers.js';
@@ -30,9 +30,11 @@ const article = `<!doctype html><html><head><title>Ines Ortega, beekeeper</title
 <footer><p>Copyright 2024 The Valencia Post. Our editor Tom Becker sails on Lake Geneva every summer.</p></footer>
 </body></html>`;
 
-const serve = (type: string, body: string | Buffer): Handler => (_request, response) => {
-  response.writeHead(200, { 'Content-Type': type }).end(body);
-};
+const serve =
+  (type: string, body: string | Buffer): Handler =>
+  (_request, response) => {
+    response.writeHead(200, { 'Content-Type': type }).end(body);
+  };
 
 beforeAll(async () => {
   site = createServer((request, response) => {
@@ -64,7 +66,9 @@ async function settled(space: string, id: string, at?: string) {
 }
 
 async function savePage(space: string, body: Record<string, unknown>, at?: string) {
-  const saved = at ? await callAt(at, 'POST', '/v1/memories', { ...body, space }) : await call('POST', '/v1/memories', { body: { ...body, space } });
+  const saved = at
+    ? await callAt(at, 'POST', '/v1/memories', { ...body, space })
+    : await call('POST', '/v1/memories', { body: { ...body, space } });
   expect(saved.status, JSON.stringify(saved.body)).toBe(201);
   return saved.body.source;
 }
@@ -80,7 +84,7 @@ async function callAt(at: string, method: string, path: string, body?: unknown) 
 }
 
 describe('saving a web page by its url', () => {
-  it('learns the article\'s facts, not the navigation\'s or the footer\'s, and keeps the page title', async () => {
+  it("learns the article's facts, not the navigation's or the footer's, and keeps the page title", async () => {
     const space = freshSpace();
     const saved = await savePage(space, { url: `${base}/article` });
     expect(saved).toMatchObject({ kind: 'page', url: `${base}/article`, title: null, status: expect.stringMatching(/queued|learning/) });
@@ -114,7 +118,8 @@ describe('saving a web page by its url', () => {
   });
 
   it('fails the source as unreadable at once on a 404, too many redirects, a type it does not read, or an empty page', async () => {
-    for (let hop = 0; hop < 7; hop++) pages.set(`/loop${hop}`, (_request, response) => response.writeHead(302, { Location: `/loop${hop + 1}` }).end());
+    for (let hop = 0; hop < 7; hop++)
+      pages.set(`/loop${hop}`, (_request, response) => response.writeHead(302, { Location: `/loop${hop + 1}` }).end());
     pages.set('/logo.png', serve('image/png', Buffer.from('89504e470d0a1a0a', 'hex')));
     pages.set('/empty', serve('text/html', '<html><head><title>Nothing</title></head><body><script>1</script></body></html>'));
     const cases: [string, RegExp][] = [
@@ -157,9 +162,15 @@ describe('saving a web page by its url', () => {
   });
 
   it('reads markdown and plain-text pages, and a PDF address as a PDF', async () => {
-    pages.set('/notes.md', serve('text/markdown; charset=utf-8', '# Notes\n\n**Kofi Mensah** repairs old radios in [Kumasi](https://example.com).\n'));
+    pages.set(
+      '/notes.md',
+      serve('text/markdown; charset=utf-8', '# Notes\n\n**Kofi Mensah** repairs old radios in [Kumasi](https://example.com).\n'),
+    );
     pages.set('/plain', serve('text/plain', 'Kofi Mensah drinks hibiscus tea every evening.\n'));
-    pages.set('/report.pdf', serve('application/pdf', buildPdf([['Kofi Mensah studied physics in Cape Coast.']], { title: 'Kofi report' })));
+    pages.set(
+      '/report.pdf',
+      serve('application/pdf', buildPdf([['Kofi Mensah studied physics in Cape Coast.']], { title: 'Kofi report' })),
+    );
     const space = freshSpace();
     const markdown = await settled(space, (await savePage(space, { url: `${base}/notes.md` })).id);
     const plain = await settled(space, (await savePage(space, { url: `${base}/plain` })).id);
@@ -184,7 +195,11 @@ describe('saving a web page by its url', () => {
     expect(batch.body.results[0]).toMatchObject({ ok: true, source: { kind: 'page' } });
     expect(batch.body.results[1]).toMatchObject({ ok: false, error: { type: 'invalid_request', details: { field: 'url' } } });
     expect(batch.body.results[2]).toMatchObject({ ok: false, error: { type: 'invalid_request' } });
-    const refused = expectError(await call('POST', '/v1/memories', { body: { url: 'javascript:alert(1)', space } }), 400, 'invalid_request');
+    const refused = expectError(
+      await call('POST', '/v1/memories', { body: { url: 'javascript:alert(1)', space } }),
+      400,
+      'invalid_request',
+    );
     expect(refused.details.field).toBe('url');
     expectError(await call('POST', '/v1/memories', { body: { url: `${base}/${'x'.repeat(2_000)}`, space } }), 400, 'invalid_request');
     expect((await call('GET', '/v1/sources', { space })).body.total).toBe(1);
@@ -202,7 +217,10 @@ describe('other servers', () => {
   });
 
   const start = (env: Record<string, string>) =>
-    startServer(loadConfig({ ENGRAM_PORT: '0', ENGRAM_BOOTSTRAP_KEY: TEST_KEY, ENGRAM_POLL_MS: '50', ENGRAM_DATA_DIR: 'memory://', ...env }), { store });
+    startServer(
+      loadConfig({ ENGRAM_PORT: '0', ENGRAM_BOOTSTRAP_KEY: TEST_KEY, ENGRAM_POLL_MS: '50', ENGRAM_DATA_DIR: 'memory://', ...env }),
+      { store },
+    );
 
   describe('with the address guard on (the default)', () => {
     let guarded: RunningServer;

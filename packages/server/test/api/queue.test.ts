@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { learnSource } from '../../src/jobs/learn-source.js';
-import { claimJob } from '../../src/jobs/queue.js';
+import { claimJob, releaseAllClaims, renewLeases } from '../../src/jobs/queue.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
-import type { Scope } from '../../src/store/scope.js';
 import { writeFile } from '../../src/store/file-repository.js';
-import { addSource, findSource } from '../../src/store/source-repository.js';
+import type { Scope } from '../../src/store/scope.js';
+import { addSource, findSource, toSourceRecord } from '../../src/store/source-repository.js';
 import { openOwnStore } from '../setup/own-server.js';
 
 // The queue is exercised on the store of the project running it: PGlite, or a fresh PostgreSQL database.
@@ -30,7 +30,9 @@ const note = (text: string, maxAttempts = 3) => addSource(store.db, scope, { kin
 
 /** Queues a source's learning again and claims that job. */
 async function requeue(sourceId: string) {
-  await sql`insert into jobs (account_id, space, source_id, max_attempts) values (${scope.accountId}, ${scope.space}, ${sourceId}, 3)`.execute(store.db);
+  await sql`insert into jobs (account_id, space, source_id, max_attempts) values (${scope.accountId}, ${scope.space}, ${sourceId}, 3)`.execute(
+    store.db,
+  );
   const job = await claimJob(store.db, 'again');
   expect(job?.sourceId).toBe(sourceId);
   return job!;
@@ -61,26 +63,103 @@ describe('the learning queue', () => {
     expect(job.last_error).toBe('disk on fire');
     expect(job.locked_at).toBeNull();
     expect(new Date(job.run_at).getTime()).toBeGreaterThan(Date.now());
-    expect((await findSource(store.db, scope, source.id))!.status).toBe('queued');
+    const waiting = toSourceRecord((await findSource(store.db, scope, source.id))!);
+    expect(waiting).toMatchObject({ status: 'queued', attempts: 1, retry_at: new Date(job.run_at).toISOString() });
 
     await sql`update jobs set run_at = now() where source_id = ${source.id}`.execute(store.db);
     await failing.drain();
     const failed = (await findSource(store.db, scope, source.id))!;
     expect(failed.status).toBe('failed');
-    expect(failed.error).toEqual({ type: 'learning_failed', message: 'disk on fire' });
+    // A documented error type, and the cause kept out of the answer.
+    expect(failed.error).toEqual({ type: 'internal_error', message: 'This source could not be learned; the server log has the cause' });
+    expect(toSourceRecord(failed)).toMatchObject({ attempts: 2, retry_at: null });
     expect(await jobOf(source.id)).toBeUndefined();
   });
 
-  it('gives a crashed worker\'s job to another once its lease runs out, and never while it holds it', async () => {
+  it("gives a crashed worker's job to another once its lease runs out, and never while it holds it", async () => {
     const source = await note('Jonas rides a unicycle.');
     const held = await claimJob(store.db, 'crashed-worker');
     expect(held!.sourceId).toBe(source.id);
     expect(await claimJob(store.db, 'other-worker')).toBeNull();
-    await sql`update jobs set locked_at = now() - interval '10 minutes' where id = ${held!.id}`.execute(store.db);
+    // Its worker stopped renewing: the lease ran out.
+    await sql`update jobs set locked_until = now() - interval '1 second' where id = ${held!.id}`.execute(store.db);
     const again = await claimJob(store.db, 'other-worker');
     expect(again).toMatchObject({ id: held!.id, attempts: 2 });
+    // The dead worker's claim no longer stands: what it might still write is not stored.
+    expect(await learnSource(store.db, held!)).toBe(false);
     await learnSource(store.db, again!);
-    expect((await findSource(store.db, scope, source.id))!.status).toBe('finished');
+    const finished = toSourceRecord((await findSource(store.db, scope, source.id))!);
+    expect(finished).toMatchObject({ status: 'finished', attempts: 2, retry_at: null });
+  });
+
+  it('keeps a job with a worker that renews its lease, and lets it go once the renewals stop', async () => {
+    const source = await note('Lior grows chillies on a balcony.');
+    const held = (await claimJob(store.db, 'renewing-worker', 60))!;
+    expect(held.sourceId).toBe(source.id);
+    await sql`update jobs set locked_until = now() + interval '1 second' where id = ${held.id}`.execute(store.db);
+    expect(await renewLeases(store.db, 'renewing-worker', [held.id], 60)).toEqual([held.id]);
+    // Renewed for a minute: the first lease's second passing changes nothing.
+    const { rows } = await sql<any>`select locked_until > now() + interval '30 seconds' as renewed from jobs where id = ${held.id}`.execute(
+      store.db,
+    );
+    expect(rows[0].renewed).toBe(true);
+    expect(await claimJob(store.db, 'other-worker')).toBeNull();
+    // Another worker's renewal does not touch it.
+    expect(await renewLeases(store.db, 'someone-else', [held.id], 60)).toEqual([]);
+    await sql`update jobs set locked_until = now() - interval '1 second' where id = ${held.id}`.execute(store.db);
+    expect((await claimJob(store.db, 'other-worker'))!.id).toBe(held.id);
+    expect(await renewLeases(store.db, 'renewing-worker', [held.id], 60)).toEqual([]);
+    await sql`delete from jobs where id = ${held.id}`.execute(store.db);
+  });
+
+  it('fails a source whose last attempt died with its worker, keeping why on the source', async () => {
+    const source = await note('Mirela tiles bathrooms.', 1);
+    const held = (await claimJob(store.db, 'dying-worker'))!;
+    expect(held).toMatchObject({ sourceId: source.id, attempts: 1, maxAttempts: 1 });
+    expect(toSourceRecord((await findSource(store.db, scope, source.id))!)).toMatchObject({ status: 'learning', attempts: 1 });
+    await sql`update jobs set locked_until = now() - interval '1 second' where id = ${held.id}`.execute(store.db);
+    expect(await claimJob(store.db, 'next-worker')).toBeNull();
+    const failed = toSourceRecord((await findSource(store.db, scope, source.id))!);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, retry_at: null });
+    expect(failed.error).toEqual({ type: 'internal_error', message: 'The worker learning this source stopped before it finished' });
+    expect(await jobOf(source.id)).toBeUndefined();
+  });
+
+  it("gives every claim back at once on an embedded store's start, the cut attempt still counted", async () => {
+    const source = await note('Nuno restores fishing boats.');
+    const held = (await claimJob(store.db, 'previous-run'))!;
+    expect(held.sourceId).toBe(source.id);
+    expect(await releaseAllClaims(store.db)).toBeGreaterThanOrEqual(1);
+    expect(await jobOf(source.id)).toMatchObject({ locked_at: null, locked_by: null, attempts: 1 });
+    expect((await findSource(store.db, scope, source.id))!.status).toBe('queued');
+    const again = (await claimJob(store.db, 'this-run'))!;
+    expect(again).toMatchObject({ id: held.id, attempts: 2 });
+    expect(await learnSource(store.db, again)).toBe(true);
+  });
+
+  it('gives a job in hand back, uncounted, when its worker stops past its deadline', async () => {
+    const source = await note('Olga carves spoons.');
+    let release!: () => void;
+    let began!: () => void;
+    const started = new Promise<void>((resolve) => {
+      began = resolve;
+    });
+    const worker = new Worker(store.db, {
+      pollMs: 10,
+      run: () => {
+        began();
+        return new Promise<void>((done) => {
+          release = done;
+        });
+      },
+    });
+    worker.start();
+    await started;
+    await worker.stop(50);
+    expect(await jobOf(source.id)).toMatchObject({ locked_at: null, locked_by: null, attempts: 0 });
+    expect(toSourceRecord((await findSource(store.db, scope, source.id))!)).toMatchObject({ status: 'queued', attempts: 0 });
+    release();
+    await sql`delete from jobs where source_id = ${source.id}`.execute(store.db);
   });
 
   it('learning one source twice stores each fact once', async () => {

@@ -43,7 +43,12 @@ describe('recall', () => {
       messages: [
         { role: 'user', name: 'Maria', content: 'Last year I took a solo trip and took this pic in Spain.', at: '2023-05-08T13:56:00Z' },
         { role: 'user', name: 'John', content: 'I went to a concert with my sister and bought new shoes.', at: '2023-05-08T13:57:00Z' },
-        { role: 'user', name: 'Maria', content: 'When I was younger, my family and I went on a road trip to Oregon.', at: '2023-05-08T13:58:00Z' },
+        {
+          role: 'user',
+          name: 'Maria',
+          content: 'When I was younger, my family and I went on a road trip to Oregon.',
+          at: '2023-05-08T13:58:00Z',
+        },
       ],
     });
     const countries = await call('POST', '/v1/search', { body: { q: 'Which countries has Maria been to?', space } });
@@ -81,14 +86,18 @@ describe('recall', () => {
 
   it('finds a memory naming members of a group the question asks about', async () => {
     const space = freshSpace();
-    await saveAndLearn(space, { text: 'Melanie took the kids to the museum. Melanie went to the museum alone. Melanie likes quiet mornings.' });
+    await saveAndLearn(space, {
+      text: 'Melanie took the kids to the museum. Melanie went to the museum alone. Melanie likes quiet mornings.',
+    });
     const family = await call('POST', '/v1/search', { body: { q: 'What has Melanie done with her family at the museum?', space } });
     expect(family.body.memories[0].text).toMatch(/kids/);
   });
 
   it('finds a company by name when a question asks for companies', async () => {
     const space = freshSpace();
-    await saveAndLearn(space, { text: 'John just signed a shoe deal with Nike. John works out at the gym. John works hard with his team.' });
+    await saveAndLearn(space, {
+      text: 'John just signed a shoe deal with Nike. John works out at the gym. John works hard with his team.',
+    });
     const companies = await call('POST', '/v1/search', { body: { q: 'Which companies is John working with?', space } });
     expect(companies.body.memories[0].text).toMatch(/Nike/);
   });
@@ -189,7 +198,8 @@ describe('recall', () => {
     for (const limit of [1, 50]) expect((await call('POST', '/v1/search', { body: { q: 'x', limit, space } })).status).toBe(200);
     for (const limit of [0, 51]) expectError(await call('POST', '/v1/search', { body: { q: 'x', limit, space } }), 400, 'invalid_request');
     for (const limit of [1, 50]) expect((await call('POST', '/v1/context', { body: { question: 'x', limit, space } })).status).toBe(200);
-    for (const limit of [0, 51]) expectError(await call('POST', '/v1/context', { body: { question: 'x', limit, space } }), 400, 'invalid_request');
+    for (const limit of [0, 51])
+      expectError(await call('POST', '/v1/context', { body: { question: 'x', limit, space } }), 400, 'invalid_request');
     expectError(await call('POST', '/v1/search', { body: { q: 'x', kind: 'friends', space } }), 400, 'invalid_request');
   });
 });

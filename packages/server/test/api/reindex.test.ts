@@ -54,9 +54,13 @@ describe('reindexSpace', () => {
     );
     const job = (await claimJob(store.db, 'reindex'))!;
     expect(await learnSource(store.db, job)).toBe(true);
-    const before = await sql<{ id: number; text: string }>`select id, text from memories where space = ${scope.space} order by id`.execute(store.db);
+    const before = await sql<{ id: number; text: string }>`select id, text from memories where space = ${scope.space} order by id`.execute(
+      store.db,
+    );
     expect(before.rows.length).toBeGreaterThan(1);
-    const remarks = await sql<{ text: string }>`select text from memories where space = ${scope.space} and reported order by id`.execute(store.db);
+    const remarks = await sql<{ text: string }>`select text from memories where space = ${scope.space} and reported order by id`.execute(
+      store.db,
+    );
     expect(remarks.rows.map((row) => row.text)).toEqual(['Ilse said the mountains are lovely in autumn.']);
     // Found by the topic two messages back ("camping") and by a class of what it names ("instrument").
     const camping = await found(['camping']);
@@ -65,7 +69,9 @@ describe('reindexSpace', () => {
     expect(instrument.length).toBeGreaterThan(0);
 
     // As an earlier release would have left them: indexed by their own words alone, no remark marked.
-    await sql`update memories set tsv = setweight(to_tsvector('english', text), 'A'), reported = false where space = ${scope.space}`.execute(store.db);
+    await sql`update memories set tsv = setweight(to_tsvector('english', text), 'A'), reported = false where space = ${scope.space}`.execute(
+      store.db,
+    );
     expect(await found(['instrument'], true)).toEqual([]);
 
     expect(await spacesOf(store.db, scope.accountId)).toContain('noor');
@@ -73,9 +79,13 @@ describe('reindexSpace', () => {
     expect(done).toEqual({ sources: 1, memories: before.rows.length });
     expect(await found(['camping'])).toEqual(camping);
     expect(await found(['instrument'], true)).toEqual(instrument);
-    const after = await sql<{ id: number; text: string }>`select id, text from memories where space = ${scope.space} order by id`.execute(store.db);
+    const after = await sql<{ id: number; text: string }>`select id, text from memories where space = ${scope.space} order by id`.execute(
+      store.db,
+    );
     expect(after.rows).toEqual(before.rows);
-    const marked = await sql<{ text: string }>`select text from memories where space = ${scope.space} and reported order by id`.execute(store.db);
+    const marked = await sql<{ text: string }>`select text from memories where space = ${scope.space} and reported order by id`.execute(
+      store.db,
+    );
     expect(marked.rows).toEqual(remarks.rows);
   });
 });

@@ -31,7 +31,7 @@ describe('space selection', () => {
     expect((await call('GET', '/v1/sources', { space: over.slice(0, 128) })).body.total).toBe(1);
   });
 
-  it('treats a blank space as the owner\'s own memory', async () => {
+  it("treats a blank space as the owner's own memory", async () => {
     const marker = `owner-marker-${freshSpace()}`;
     const saved = await call('POST', '/v1/memories', { body: { text: `The owner wrote ${marker}.`, space: '   ' } });
     expect(saved.status).toBe(201);

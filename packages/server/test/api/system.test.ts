@@ -14,7 +14,16 @@ describe('the HTTP edge', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.openapi).toBe('3.1.0');
     const paths = Object.keys(reply.body.paths);
-    for (const path of ['/v1/memories', '/v1/memories/batch', '/v1/memories/{memory_id}', '/v1/sources', '/v1/sources/{source_id}', '/v1/search', '/v1/context', '/v1/ask']) {
+    for (const path of [
+      '/v1/memories',
+      '/v1/memories/batch',
+      '/v1/memories/{memory_id}',
+      '/v1/sources',
+      '/v1/sources/{source_id}',
+      '/v1/search',
+      '/v1/context',
+      '/v1/ask',
+    ]) {
       expect(paths).toContain(path);
     }
     expect(reply.body.paths['/v1/memories'].post.requestBody.content['application/json'].schema).toBeDefined();

@@ -1,8 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { buildDocx, buildPdf, lockedDocx } from '../fixtures/documents.js';
-import { allMemories, call, expectError, freshSpace } from './helpers.js';
 import type { Reply } from './helpers.js';
+import { allMemories, call, expectError, freshSpace } from './helpers.js';
 
 /** Posts a multipart form to the upload route of the shared server. */
 async function upload(
@@ -11,7 +10,9 @@ async function upload(
 ): Promise<Reply> {
   const form = new FormData();
   if (fields.file !== undefined) {
-    const blob = new Blob([typeof fields.file === 'string' ? fields.file : new Uint8Array(fields.file)], { type: fields.type ?? 'application/octet-stream' });
+    const blob = new Blob([typeof fields.file === 'string' ? fields.file : new Uint8Array(fields.file)], {
+      type: fields.type ?? 'application/octet-stream',
+    });
     form.append('file', blob, fields.name ?? 'upload.bin');
   }
   if (fields.title !== undefined) form.append('title', fields.title);
@@ -43,7 +44,7 @@ async function settled(space: string, id: string) {
 }
 
 describe('POST /v1/memories/file', () => {
-  it('learns a PDF\'s facts page by page; search finds them, and each points at its sentence', async () => {
+  it("learns a PDF's facts page by page; search finds them, and each points at its sentence", async () => {
     const space = freshSpace();
     const pdf = buildPdf(
       [
@@ -54,7 +55,12 @@ describe('POST /v1/memories/file', () => {
     );
     const saved = await upload({ file: pdf, name: 'lena.pdf', type: 'application/pdf', space });
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
-    expect(saved.body.source).toMatchObject({ kind: 'pdf', title: 'lena.pdf', url: null, status: expect.stringMatching(/queued|learning/) });
+    expect(saved.body.source).toMatchObject({
+      kind: 'pdf',
+      title: 'lena.pdf',
+      url: null,
+      status: expect.stringMatching(/queued|learning/),
+    });
     const source = await settled(space, saved.body.source.id);
     expect(source).toMatchObject({ status: 'finished', error: null, kind: 'pdf', title: 'lena.pdf' });
     const memories = await allMemories(space);
@@ -87,7 +93,7 @@ describe('POST /v1/memories/file', () => {
     expect((await call('GET', `/v1/memories/${bakery!.id}`, { space })).body.sentence.text).toBe('Omar Haddad runs a bakery in Leeds.');
     expect(memories.some((memory) => /daughters/.test(memory.text))).toBe(true);
     expect(memories.some((memory) => /^#|^Work$/.test(memory.text))).toBe(false);
-    const found = await call('POST', '/v1/search', { body: { q: 'Where is Omar\'s bakery?', space } });
+    const found = await call('POST', '/v1/search', { body: { q: "Where is Omar's bakery?", space } });
     expect(found.body.memories[0].text).toMatch(/Leeds/);
   });
 
@@ -99,7 +105,12 @@ describe('POST /v1/memories/file', () => {
       { file: Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(600)]), name: 'old.doc' },
     ];
     for (const fields of cases) expectError(await upload({ ...fields, space }), 415, 'unsupported_media_type');
-    const pdfNamedOddly = await upload({ file: buildPdf([['Mei Chen paints watercolours.']]), name: 'scan.txt', type: 'text/plain', space });
+    const pdfNamedOddly = await upload({
+      file: buildPdf([['Mei Chen paints watercolours.']]),
+      name: 'scan.txt',
+      type: 'text/plain',
+      space,
+    });
     expect(pdfNamedOddly.status).toBe(201);
     expect(pdfNamedOddly.body.source.kind).toBe('pdf');
     expectError(await upload({}, { body: JSON.stringify({ file: 'x' }), contentType: 'application/json' }), 415, 'unsupported_media_type');
@@ -125,7 +136,10 @@ describe('POST /v1/memories/file', () => {
     const space = freshSpace();
     const brokenXml = await buildDocx([], { documentXml: '<w:document xmlns:w="x"><w:body><w:p>' });
     const noText = buildPdf([[]]);
-    for (const [file, name] of [[brokenXml, 'broken.docx'], [noText, 'blank.pdf']] as const) {
+    for (const [file, name] of [
+      [brokenXml, 'broken.docx'],
+      [noText, 'blank.pdf'],
+    ] as const) {
       const saved = await upload({ file, name, space });
       expect(saved.status, name).toBe(201);
       const source = await settled(space, saved.body.source.id);
@@ -141,11 +155,13 @@ describe('POST /v1/memories/file', () => {
     big.write('%PDF-1.4\n');
     expectError(await upload({ file: big, name: 'big.pdf', space }), 413, 'payload_too_large');
     // The same form sent in chunks, with no length: the server stops reading past the limit.
-    const formBody = new Response((() => {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(big)]), 'big.pdf');
-      return form;
-    })());
+    const formBody = new Response(
+      (() => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(big)]), 'big.pdf');
+        return form;
+      })(),
+    );
     const contentType = formBody.headers.get('content-type')!;
     const stream = formBody.body!;
     expectError(await upload({}, { body: stream, contentType }), 413, 'payload_too_large');

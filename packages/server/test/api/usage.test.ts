@@ -49,12 +49,15 @@ async function save(space: string, text: string) {
 }
 
 async function waitFor(space: string, id: string, status: string) {
-  for (let attempt = 0; attempt < 60; attempt += 1) {
+  let last: unknown = null;
+  // Up to about 20 s: a waiting source is queued by the roll-over, then learned.
+  for (const started = Date.now(); Date.now() - started < 20_000; ) {
     const reply = await api('GET', `/v1/sources/${id}?wait=1`, { space });
     if (reply.body.source.status === status) return reply.body.source;
+    last = reply.body.source;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`source ${id} never became ${status}`);
+  throw new Error(`source ${id} never became ${status}: ${JSON.stringify(last)}`);
 }
 
 describe('usage', () => {

@@ -73,7 +73,10 @@ describe('a space whose row a learning batch holds', () => {
     await saveAndLearn(space, { text: 'Quin collects stamps.' });
     const { rows } = await saver.query<{ account_id: number }>('select account_id from spaces where name = $1', [space]);
     await holder.query('begin');
-    await holder.query('update spaces set memories_version = memories_version + 1 where account_id = $1 and name = $2', [rows[0]!.account_id, space]);
+    await holder.query('update spaces set memories_version = memories_version + 1 where account_id = $1 and name = $2', [
+      rows[0]!.account_id,
+      space,
+    ]);
     try {
       await saver.query("set lock_timeout = '200ms'");
       await expect(
@@ -81,7 +84,7 @@ describe('a space whose row a learning batch holds', () => {
       ).rejects.toThrow(/lock timeout/);
     } finally {
       await holder.query('rollback');
-      await saver.query("set lock_timeout = 0");
+      await saver.query('set lock_timeout = 0');
     }
   });
 });
@@ -93,7 +96,9 @@ describe('erasing a space while a learning batch is between its check and its fi
     const { rows } = await holder.query<{ account_id: number; id: string }>('select account_id, id from sources where space = $1', [space]);
     const { account_id: accountId, id: sourceId } = rows[0]!;
 
-    const reply = await whileABatchHolds(accountId, space, sourceId, () => call('DELETE', '/v1/space', { headers: { 'X-Memory-Space': space } }));
+    const reply = await whileABatchHolds(accountId, space, sourceId, () =>
+      call('DELETE', '/v1/space', { headers: { 'X-Memory-Space': space } }),
+    );
     expect(reply.status).toBe(200);
     const left = await holder.query('select count(*)::int as count from memories where account_id = $1 and space = $2', [accountId, space]);
     expect(left.rows[0].count).toBe(0);
@@ -110,7 +115,9 @@ describe('deleting a file while a learning batch of it is between its check and 
     const accountId = rows[0]!.account_id;
     const sourceId = written.body.source.id as string;
 
-    const reply = await whileABatchHolds(accountId, space, sourceId, () => call('DELETE', `/v1/files?path=${encodeURIComponent('/notes/rosa.md')}`, { space }));
+    const reply = await whileABatchHolds(accountId, space, sourceId, () =>
+      call('DELETE', `/v1/files?path=${encodeURIComponent('/notes/rosa.md')}`, { space }),
+    );
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ deleted: 1 });
   });

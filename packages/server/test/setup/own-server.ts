@@ -1,9 +1,9 @@
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startServer } from '../../src/server.js';
 import type { RunningServer, StartOptions } from '../../src/server.js';
-import { openStore } from '../../src/store/database.js';
+import { startServer } from '../../src/server.js';
 import type { Store } from '../../src/store/database.js';
+import { openStore } from '../../src/store/database.js';
 import { migrate } from '../../src/store/migrations.js';
 import { createTestDatabase } from './postgres.js';
 
@@ -19,6 +19,8 @@ export async function startOwnServer(
       ENGRAM_PORT: '0',
       ENGRAM_BOOTSTRAP_KEY: key,
       ENGRAM_POLL_MS: '20',
+      ENGRAM_ROLLOVER_MS: '500',
+      ENGRAM_PERIODIC_TICK_MS: '100',
       ...(database ? { DATABASE_URL: database.url } : { ENGRAM_DATA_DIR: 'memory://' }),
       ...env,
     }),
@@ -37,7 +39,9 @@ export async function startOwnServer(
 /** A migrated store of a test file's own, of the project running it: an in-memory PGlite, or a fresh PostgreSQL database. */
 export async function openOwnStore(): Promise<{ store: Store; close(): Promise<void> }> {
   const database = inject('engramStore') === 'postgres' ? await createTestDatabase() : null;
-  const store = database ? await openStore({ databaseUrl: database.url, dataDir: '' }) : await openStore({ databaseUrl: null, dataDir: 'memory://' });
+  const store = database
+    ? await openStore({ databaseUrl: database.url, dataDir: '' })
+    : await openStore({ databaseUrl: null, dataDir: 'memory://' });
   await migrate(store.db);
   return {
     store,

@@ -18,7 +18,15 @@ declare module 'vitest' {
 /** Starts one real server on a free port for a whole test project; tests use a fresh space each. */
 export async function startTestServer(project: TestProject, env: Record<string, string>) {
   // Pages in tests are served from 127.0.0.1, so the shared server reads private addresses; pages.test.ts checks the guard on.
-  const config = loadConfig({ ENGRAM_PORT: '0', ENGRAM_BOOTSTRAP_KEY: TEST_KEY, ENGRAM_POLL_MS: '50', ENGRAM_ALLOW_PRIVATE_URLS: '1', ENGRAM_ACCOUNT_RPM: '100000', ...env });
+  const config = loadConfig({
+    ENGRAM_PORT: '0',
+    ENGRAM_BOOTSTRAP_KEY: TEST_KEY,
+    ENGRAM_POLL_MS: '50',
+    ENGRAM_ROLLOVER_MS: '1000',
+    ENGRAM_ALLOW_PRIVATE_URLS: '1',
+    ENGRAM_ACCOUNT_RPM: '100000',
+    ...env,
+  });
   const server = await startServer(config);
   project.provide('engramUrl', server.url);
   project.provide('engramKey', TEST_KEY);

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factsOf } from '../../src/learn/facts-of.js';
 import type { LearnableSource } from '../../src/learn/facts-of.js';
+import { factsOf } from '../../src/learn/facts-of.js';
 import type { Learner } from '../../src/learn/pool.js';
 import { extractDocument } from '../../src/read/extract-document.js';
 import { parsePage } from '../../src/read/read-page.js';
@@ -32,12 +32,27 @@ const conversation: LearnableSource = {
   written_at: writtenAt,
   messages: [
     { role: 'user', name: 'Ines', content: 'I moved to Porto last month. My brother Rui is a nurse.', at: '2026-11-20T10:00:00Z' },
-    { role: 'user', name: 'Tom', content: 'Nice! Have you seen my new puppy, Rex? [shares: a photo of a beagle on a sofa]', at: '2026-11-20T10:01:00Z' },
+    {
+      role: 'user',
+      name: 'Tom',
+      content: 'Nice! Have you seen my new puppy, Rex? [shares: a photo of a beagle on a sofa]',
+      at: '2026-11-20T10:01:00Z',
+    },
   ],
 };
 const paragraph = (index: number) => `Lotte restored clock number ${index} in Ghent last week. She sold it to a museum in Bruges.`;
-const longNote: LearnableSource = { kind: 'note', messages: null, written_at: writtenAt, body: Array.from({ length: 200 }, (_, index) => paragraph(index + 1)).join('\n') };
-const fileBody: LearnableSource = { kind: 'file', messages: null, written_at: writtenAt, body: `${' '.repeat(5_000)}\n${paragraph(7)}\n${' '.repeat(3_000)}` };
+const longNote: LearnableSource = {
+  kind: 'note',
+  messages: null,
+  written_at: writtenAt,
+  body: Array.from({ length: 200 }, (_, index) => paragraph(index + 1)).join('\n'),
+};
+const fileBody: LearnableSource = {
+  kind: 'file',
+  messages: null,
+  written_at: writtenAt,
+  body: `${' '.repeat(5_000)}\n${paragraph(7)}\n${' '.repeat(3_000)}`,
+};
 
 describe('learner threads', () => {
   it('run from the built server', () => {
@@ -59,7 +74,10 @@ describe('learner threads', () => {
   it('read PDF and Word files as the calling thread does, and a damaged one as unreadable', async () => {
     const pdf = new Uint8Array(buildPdf([['Tilda grows saffron in Zeeland.'], ['She sells it at the Middelburg market.']]));
     const docx = new Uint8Array(await buildDocx([{ heading: 1, text: 'Notes' }, 'Tilda grows saffron in Zeeland.']));
-    for (const [kind, bytes] of [['pdf', pdf], ['docx', docx]] as const) {
+    for (const [kind, bytes] of [
+      ['pdf', pdf],
+      ['docx', docx],
+    ] as const) {
       const threaded = await pool.parsers.document(kind, bytes);
       expect(threaded).toEqual(await extractDocument(kind, bytes));
       expect(threaded.text).toMatch(/saffron in Zeeland/);
@@ -94,18 +112,32 @@ describe('learner threads', () => {
 
 describe('the built server with a learner thread', () => {
   it('learns a conversation and reads an uploaded PDF on its thread', async () => {
-    const { loadConfig } = (await import(fileURLToPath(new URL('../../dist/config.js', import.meta.url)))) as typeof import('../../src/config.js');
-    const { startServer } = (await import(fileURLToPath(new URL('../../dist/server.js', import.meta.url)))) as typeof import('../../src/server.js');
+    const { loadConfig } = (await import(
+      fileURLToPath(new URL('../../dist/config.js', import.meta.url))
+    )) as typeof import('../../src/config.js');
+    const { startServer } = (await import(
+      fileURLToPath(new URL('../../dist/server.js', import.meta.url))
+    )) as typeof import('../../src/server.js');
     const key = 'egk_threads_0123456789abcdef0123';
     const server = await startServer(
-      loadConfig({ ENGRAM_PORT: '0', ENGRAM_DATA_DIR: 'memory://', ENGRAM_BOOTSTRAP_KEY: key, ENGRAM_POLL_MS: '20', ENGRAM_LEARNER_THREADS: '1' }),
+      loadConfig({
+        ENGRAM_PORT: '0',
+        ENGRAM_DATA_DIR: 'memory://',
+        ENGRAM_BOOTSTRAP_KEY: key,
+        ENGRAM_POLL_MS: '20',
+        ENGRAM_LEARNER_THREADS: '1',
+      }),
       { announceKey: () => {} },
     );
     try {
       expect(server.learnerThreads).toBe(1);
       const headers = { Authorization: `Bearer ${key}` };
       const waitFor = async (id: string) =>
-        ((await (await fetch(`${server.url}/v1/sources/${id}?wait=20`, { headers })).json()) as { source: { status: string; memories: number } }).source;
+        (
+          (await (await fetch(`${server.url}/v1/sources/${id}?wait=20`, { headers })).json()) as {
+            source: { status: string; memories: number };
+          }
+        ).source;
       const saved = (await (
         await fetch(`${server.url}/v1/memories`, {
           method: 'POST',
@@ -115,8 +147,14 @@ describe('the built server with a learner thread', () => {
       ).json()) as { source: { id: string } };
       expect(await waitFor(saved.source.id)).toMatchObject({ status: 'finished' });
       const form = new FormData();
-      form.append('file', new Blob([buildPdf([['Tilda grows saffron in Zeeland.']])], { type: 'application/pdf' }), 'tilda.pdf');
-      const uploaded = (await (await fetch(`${server.url}/v1/memories/file`, { method: 'POST', headers, body: form })).json()) as { source: { id: string } };
+      form.append(
+        'file',
+        new Blob([new Uint8Array(buildPdf([['Tilda grows saffron in Zeeland.']]))], { type: 'application/pdf' }),
+        'tilda.pdf',
+      );
+      const uploaded = (await (await fetch(`${server.url}/v1/memories/file`, { method: 'POST', headers, body: form })).json()) as {
+        source: { id: string };
+      };
       expect(await waitFor(uploaded.source.id)).toMatchObject({ status: 'finished', memories: 1 });
       const found = (await (
         await fetch(`${server.url}/v1/search`, {

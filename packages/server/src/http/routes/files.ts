@@ -1,4 +1,4 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import type { FileRow } from '@engram/protocol';
 import {
   DeleteFilesQuerySchema,
   DeleteFilesResponseSchema,
@@ -12,20 +12,22 @@ import {
   WriteFileRequestSchema,
   WriteFileResponseSchema,
 } from '@engram/protocol';
-import type { FileRow } from '@engram/protocol';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { pathProblem, prefixProblem, textProblem } from '../../files/path.js';
 import { admitSave } from '../../meter/metering.js';
-import { deleteFile, deleteFilesUnder, findFile, listFiles, moveFiles, writeFile } from '../../store/file-repository.js';
 import type { FileListRow } from '../../store/file-repository.js';
+import { deleteFile, deleteFilesUnder, findFile, listFiles, moveFiles, writeFile } from '../../store/file-repository.js';
 import { toSourceRecord } from '../../store/source-repository.js';
-import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { nextCursor } from '../paging.js';
+import { meterOf } from '../context.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
+import { nextCursor } from '../paging.js';
 import { resolveScope } from '../space.js';
 
-const conflictResponse = { 409: jsonResponse(ErrorBodySchema, 'A file already exists at a path the move would take; nothing moved') } as const;
+const conflictResponse = {
+  409: jsonResponse(ErrorBodySchema, 'A file already exists at a path the move would take; nothing moved'),
+} as const;
 
 function checkPath(field: string, path: string): string {
   const problem = pathProblem(path);
@@ -74,7 +76,13 @@ export function fileRoutes(deps: AppDeps) {
       const written = await writeFile(
         db,
         scope,
-        { path: input.path, text: input.text, ...(input.labels !== undefined ? { labels: input.labels } : {}) },
+        {
+          path: input.path,
+          text: input.text,
+          ...(input.labels !== undefined ? { labels: input.labels } : {}),
+          ...(input.learn === false ? { learn: false } : {}),
+          ...(input.project !== undefined ? { project: input.project.trim() || null } : {}),
+        },
         { waiting: admitted === 'wait', maxAttempts: config.maxAttempts },
       );
       if (written.queued) deps.onSourceAdded?.();
@@ -110,7 +118,10 @@ export function fileRoutes(deps: AppDeps) {
       if ('path' in target) {
         const file = await findFile(db, scope, target.path);
         if (!file) throw new HttpError('not_found', `No file at ${target.path} in this space`);
-        return c.json({ path: file.path, text: file.text, size: file.size, updated_at: file.updated_at.toISOString(), labels: file.labels ?? {} }, 200);
+        return c.json(
+          { path: file.path, text: file.text, size: file.size, updated_at: file.updated_at.toISOString(), labels: file.labels ?? {} },
+          200,
+        );
       }
       const { rows, total } = await listFiles(db, scope, target.prefix, query.limit, query.cursor);
       return c.json({ files: rows.map(toFileRow), total, ...nextCursor(query.cursor, rows.length, total) }, 200);
@@ -156,18 +167,21 @@ export function fileRoutes(deps: AppDeps) {
       const scope = resolveScope(c, input.space, { blankRefused: true });
       checkPath('from', input.from);
       checkPath('to', input.to);
-      let outcome;
+      let outcome: Awaited<ReturnType<typeof moveFiles>>;
       try {
         outcome = await moveFiles(db, scope, input.from, input.to, pathProblem);
       } catch (error) {
         // Another write took a target between the check and the move.
-        if ((error as { code?: string }).code === '23505') throw new HttpError('conflict', 'A file already exists at a target path; nothing moved');
+        if ((error as { code?: string }).code === '23505')
+          throw new HttpError('conflict', 'A file already exists at a target path; nothing moved');
         throw error;
       }
       if ('notFound' in outcome) throw new HttpError('not_found', `No file at ${input.from} and none beneath ${input.from}/`);
       if ('invalid' in outcome) throw invalidField('to', `${outcome.invalid.path} ${outcome.invalid.problem}`);
       if ('conflict' in outcome) {
-        throw new HttpError('conflict', `A file already exists at ${outcome.conflict[0]}; nothing moved`, { paths: outcome.conflict.slice(0, 100) });
+        throw new HttpError('conflict', `A file already exists at ${outcome.conflict[0]}; nothing moved`, {
+          paths: outcome.conflict.slice(0, 100),
+        });
       }
       return c.json({ moved: outcome.moved }, 200);
     },

@@ -1,5 +1,3 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { z } from 'zod';
 import {
   CreatedKeySchema,
   CreateKeyRequestSchema,
@@ -8,12 +6,14 @@ import {
   RevokeKeyResponseSchema,
   SpaceQuerySchema,
 } from '@engram/protocol';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { z } from 'zod';
 import { createLimitedKey, listLimitedKeys, revokeLimitedKey } from '../../store/key-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
-import { resolveScope, SPACE_HEADER } from '../space.js';
-import type { Context } from 'hono';
+import { namesSpace, resolveScope } from '../space.js';
 
 const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -48,9 +48,9 @@ function requireAccountKey(c: Context<AppEnv>): void {
   }
 }
 
-/** The space a keys call names (header or field), refusing a blank one; null when none is named. */
+/** The space a keys call names (header, field or query), refusing a blank one; null when none is named. */
 function namedSpace(c: Context<AppEnv>, field: string | undefined): string | null {
-  if (field === undefined && c.req.header(SPACE_HEADER) === undefined) return null;
+  if (field === undefined && !namesSpace(c)) return null;
   return resolveScope(c, field, { blankRefused: true }).space;
 }
 
@@ -64,7 +64,7 @@ export function keyRoutes(deps: AppDeps) {
     createRoute({
       method: 'post',
       path: '/v1/keys',
-      summary: 'Make a key limited to one space, for that user\'s own app (shown once)',
+      summary: "Make a key limited to one space, for that user's own app (shown once)",
       request: jsonBody(CreateKeyRequestSchema),
       responses: { 201: jsonResponse(CreatedKeySchema, 'The key, with its text this once'), ...errorResponses },
     }),

@@ -1,5 +1,4 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { z } from 'zod';
+import type { AddMemoryRequest, BatchRow } from '@engram/protocol';
 import {
   AddMemoryRequestSchema,
   BatchRequestSchema,
@@ -14,24 +13,38 @@ import {
   SourceResponseSchema,
   SpaceQuerySchema,
 } from '@engram/protocol';
-import type { AddMemoryRequest, BatchRow } from '@engram/protocol';
-import { countMemories, deleteMemory, findMemory, listMemories, markWrong, memoryHistory, sentenceOf, toMemoryRecord } from '../../store/memory-repository.js';
-import type { Scope } from '../../store/scope.js';
-import { addSource, findSource, insertSource, toSourceRecord } from '../../store/source-repository.js';
-import type { NewSource } from '../../store/source-repository.js';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { admitSave } from '../../meter/metering.js';
-import { meterOf } from '../context.js';
+import { parsePageUrl } from '../../read/fetch-page.js';
+import {
+  countMemories,
+  deleteMemory,
+  findMemory,
+  listMemories,
+  markWrong,
+  memoryHistory,
+  sentenceOf,
+  toMemoryRecord,
+} from '../../store/memory-repository.js';
+import type { Scope } from '../../store/scope.js';
+import type { NewSource } from '../../store/source-repository.js';
+import { addSource, findSource, insertSource, toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { nextCursor } from '../paging.js';
+import { meterOf } from '../context.js';
 import { fromZodError, HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
+import { nextCursor } from '../paging.js';
 import { resolveScope } from '../space.js';
-import { parsePageUrl } from '../../read/fetch-page.js';
 
 const idParams = z.object({ memory_id: IntIdSchema });
 
 /** What a save stores, from its validated input. */
 function newSourceFrom(input: AddMemoryRequest): NewSource {
+  return { ...readInput(input), project: input.project?.trim() || null };
+}
+
+function readInput(input: AddMemoryRequest): NewSource {
   if (input.url !== undefined) {
     // Only the address is checked here; the page is read once, by a worker, through the address guard.
     let url: URL;
@@ -127,12 +140,12 @@ export function memoryRoutes(deps: AppDeps) {
     async (c) => {
       const query = c.req.valid('query');
       const scope = resolveScope(c, query.space);
-      const [rows, counts] = await Promise.all([
-        listMemories(db, scope, query.kind, query.limit, query.cursor),
-        countMemories(db, scope),
-      ]);
+      const [rows, counts] = await Promise.all([listMemories(db, scope, query.kind, query.limit, query.cursor), countMemories(db, scope)]);
       const total = counts[query.kind === 'all' ? 'all' : query.kind];
-      return c.json({ memories: rows.map((row) => toMemoryRecord(row)), counts, total, ...nextCursor(query.cursor, rows.length, total) }, 200);
+      return c.json(
+        { memories: rows.map((row) => toMemoryRecord(row)), counts, total, ...nextCursor(query.cursor, rows.length, total) },
+        200,
+      );
     },
   );
 

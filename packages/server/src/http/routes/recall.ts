@@ -1,4 +1,3 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import {
   AskRequestSchema,
   AskResponseSchema,
@@ -7,15 +6,18 @@ import {
   SearchRequestSchema,
   SearchResponseSchema,
 } from '@engram/protocol';
-import { toMemoryRecord } from '../../store/memory-repository.js';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { periodOf } from '../../meter/usage.js';
+import { answerWithModel } from '../../model/answer-with-model.js';
+import { ModelError } from '../../model/model-client.js';
 import { answerOffline } from '../../recall/ask.js';
 import { renderContext } from '../../recall/context-block.js';
-import { recall } from '../../recall/search.js';
 import type { Recalled } from '../../recall/search.js';
-import { periodOf } from '../../meter/usage.js';
-import { addAnswer } from '../../store/usage-repository.js';
-import { meterOf } from '../context.js';
+import { recall } from '../../recall/search.js';
+import { toMemoryRecord } from '../../store/memory-repository.js';
+import { addAnswer, addModelTokens } from '../../store/usage-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { meterOf } from '../context.js';
 import { errorResponses, jsonBody, jsonResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
 
@@ -38,7 +40,13 @@ export function recallRoutes(deps: AppDeps) {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
       // Search ranks every match (counts cover them all); only context and ask judge whether anything is known.
-      const found = await recall(db, scope, input.q, { limit: input.limit, kind: input.kind, labels: input.labels, judge: false, now: meterOf(deps).now() });
+      const found = await recall(db, scope, input.q, {
+        limit: input.limit,
+        kind: input.kind,
+        labels: input.labels,
+        judge: false,
+        now: meterOf(deps).now(),
+      });
       return c.json({ memories: records(found.memories), counts: found.counts, total: found.total }, 200);
     },
   );
@@ -54,7 +62,12 @@ export function recallRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      const found = await recall(db, scope, input.question, { limit: input.limit, kind: input.kind, labels: input.labels, now: meterOf(deps).now() });
+      const found = await recall(db, scope, input.question, {
+        limit: input.limit,
+        kind: input.kind,
+        labels: input.labels,
+        now: meterOf(deps).now(),
+      });
       await addAnswer(db, scope, periodOf(meterOf(deps).now()).start);
       const rows = found.memories.map((item) => item.row);
       return c.json(
@@ -81,9 +94,23 @@ export function recallRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      const found = await recall(db, scope, input.question, { limit: 12, kind: 'all', labels: input.labels, now: meterOf(deps).now() });
+      const now = meterOf(deps).now();
+      const found = await recall(db, scope, input.question, { limit: 12, kind: 'all', labels: input.labels, now });
+      await addAnswer(db, scope, periodOf(now).start);
+      // With a model, it writes the answer from these memories alone; ask judges "known or not" as context does.
+      if (deps.model && !found.empty && found.memories.length) {
+        try {
+          const written = await answerWithModel(deps.model, input.question, found.memories, now);
+          await addModelTokens(db, scope, periodOf(now).start, written.usage);
+          const { answer, message, clash } = written;
+          return c.json({ question: input.question, answer, message, clash, memories: records(written.used) }, 200);
+        } catch (error) {
+          if (!(error instanceof ModelError)) throw error;
+          await addModelTokens(db, scope, periodOf(now).start, error.usage);
+          console.error(`[engram] ${c.get('requestId')} ask: the model failed (${error.reason}); answering offline`);
+        }
+      }
       const answer = answerOffline(found.memories, found.empty, input.question);
-      await addAnswer(db, scope, periodOf(meterOf(deps).now()).start);
       return c.json({ question: input.question, ...answer, memories: records(found.memories) }, 200);
     },
   );

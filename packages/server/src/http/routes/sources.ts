@@ -1,5 +1,3 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { z } from 'zod';
 import {
   DeleteSourceResponseSchema,
   GetSourceQuerySchema,
@@ -7,15 +5,18 @@ import {
   ListSourcesResponseSchema,
   SourceResponseSchema,
   SpaceQuerySchema,
+  storableText,
 } from '@engram/protocol';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { deleteSource, findSource, listSources, toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { nextCursor } from '../paging.js';
 import { HttpError } from '../errors.js';
 import { errorResponses, jsonResponse, notFoundResponse } from '../openapi.js';
+import { nextCursor } from '../paging.js';
 import { resolveScope } from '../space.js';
 
-const idParams = z.object({ source_id: z.string().min(1).max(100) });
+const idParams = z.object({ source_id: storableText().min(1).max(100) });
 
 /** How often a waiting GET looks at the source again. */
 const WAIT_POLL_MS = 50;

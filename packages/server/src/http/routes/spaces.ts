@@ -1,5 +1,3 @@
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { z } from 'zod';
 import {
   EraseSpaceResponseSchema,
   ListSpacesQuerySchema,
@@ -7,19 +5,21 @@ import {
   SpaceSchema,
   UsageResponseSchema,
 } from '@engram/protocol';
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { currentUsage } from '../../meter/metering.js';
 import { eraseSpace, listSpaces } from '../../store/space-repository.js';
-import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { nextCursor } from '../paging.js';
+import { meterOf } from '../context.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonResponse } from '../openapi.js';
+import { nextCursor } from '../paging.js';
 import { resolveScope, SPACE_HEADER } from '../space.js';
 
 const EraseQuerySchema = z.object({
   space: SpaceSchema.optional(),
   owner: z.enum(['true', 'false']).optional().meta({
-    description: 'true to erase the owner\'s own memory (named by no space); required for that, so a forgotten header never erases it',
+    description: "true to erase the owner's own memory (named by no space); required for that, so a forgotten header never erases it",
   }),
 });
 
@@ -32,7 +32,7 @@ export function spaceRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/v1/spaces',
-      summary: 'List the account\'s spaces (end users), oldest first',
+      summary: "List the account's spaces (end users), oldest first",
       request: { query: ListSpacesQuerySchema },
       responses: { 200: jsonResponse(ListSpacesResponseSchema, 'A page of spaces'), ...errorResponses },
     }),
@@ -57,7 +57,7 @@ export function spaceRoutes(deps: AppDeps) {
       const query = c.req.valid('query');
       const named = query.space !== undefined || c.req.header(SPACE_HEADER) !== undefined;
       if (!named && query.owner !== 'true') {
-        throw invalidField('space', 'name the space to erase (or owner=true to erase the owner\'s own memory)');
+        throw invalidField('space', "name the space to erase (or owner=true to erase the owner's own memory)");
       }
       const scope = named ? resolveScope(c, query.space, { blankRefused: true }) : { accountId: c.get('caller').accountId, space: '' };
       await eraseSpace(db, scope);
@@ -69,7 +69,7 @@ export function spaceRoutes(deps: AppDeps) {
     createRoute({
       method: 'get',
       path: '/v1/usage',
-      summary: 'This month\'s usage of the account, or one space\'s share (X-Memory-Space header)',
+      summary: "This month's usage of the account, or one space's share (X-Memory-Space header)",
       responses: { 200: jsonResponse(UsageResponseSchema, 'The usage record'), ...errorResponses },
     }),
     async (c) => {

@@ -1,17 +1,24 @@
+import {
+  ErrorBodySchema,
+  isStorableText,
+  LIMITS,
+  SourceResponseSchema,
+  SpaceSchema,
+  storableText,
+  UNSTORABLE_TEXT_MESSAGE,
+} from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { LIMITS, SourceResponseSchema, SpaceSchema } from '@engram/protocol';
 import { admitSave } from '../../meter/metering.js';
 import { checkPdf } from '../../read/extract-pdf.js';
 import { storeSourceFile } from '../../read/read-source.js';
 import { sniffFile } from '../../read/sniff.js';
 import { UnreadableError } from '../../read/unreadable.js';
 import { insertSource, toSourceRecord } from '../../store/source-repository.js';
-import { meterOf } from '../context.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { meterOf } from '../context.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonResponse } from '../openapi.js';
-import { ErrorBodySchema } from '@engram/protocol';
 import { resolveScope } from '../space.js';
 
 /** The upload path; app.ts gives it its own body limit. */
@@ -22,7 +29,8 @@ export const UPLOAD_FORM_SLACK = 64 * 1024;
 
 const UploadFormSchema = z.object({
   file: z.string().meta({ format: 'binary', description: 'A PDF or Word .docx file; judged by its content, not its name' }),
-  title: z.string().max(LIMITS.titleChars).optional().meta({ description: 'Defaults to the file\'s name' }),
+  title: storableText().max(LIMITS.titleChars).optional().meta({ description: "Defaults to the file's name" }),
+  project: storableText().max(LIMITS.projectChars).optional().meta({ description: 'The project it belongs to (briefings)' }),
   space: SpaceSchema.optional(),
 });
 
@@ -73,7 +81,20 @@ function textField(form: FormData, name: string): string | undefined {
   const value = form.get(name);
   if (value === null) return undefined;
   if (typeof value !== 'string') throw invalidField(name, 'must be text, not a file');
+  if (!isStorableText(value)) throw invalidField(name, UNSTORABLE_TEXT_MESSAGE);
   return value;
+}
+
+/** A file's name as a title: NUL and lone surrogates dropped, cut to the title limit between whole characters. */
+function defaultTitle(name: string): string | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this drops
+  const kept = name.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '').trim();
+  let title = '';
+  for (const character of kept) {
+    if (title.length + character.length > LIMITS.titleChars) break;
+    title += character;
+  }
+  return title || null;
 }
 
 /** POST /v1/memories/file: PDF and Word uploads. */
@@ -91,7 +112,9 @@ export function uploadRoutes(deps: AppDeps) {
     }
     const limit = config.uploadMaxBytes + UPLOAD_FORM_SLACK;
     // With an Idempotency-Key the middleware has read the body already (under the same limit); Hono keeps it.
-    const body = c.req.raw.bodyUsed ? new Uint8Array(await c.req.arrayBuffer()) : await readLimited(c.req.raw, limit, config.uploadMaxBytes);
+    const body = c.req.raw.bodyUsed
+      ? new Uint8Array(await c.req.arrayBuffer())
+      : await readLimited(c.req.raw, limit, config.uploadMaxBytes);
     if (body.byteLength > limit) throw tooLarge(config.uploadMaxBytes);
     let form: FormData;
     try {
@@ -101,6 +124,9 @@ export function uploadRoutes(deps: AppDeps) {
     }
     const title = textField(form, 'title');
     if (title !== undefined && title.length > LIMITS.titleChars) throw invalidField('title', `at most ${LIMITS.titleChars} characters`);
+    const project = textField(form, 'project');
+    if (project !== undefined && project.length > LIMITS.projectChars)
+      throw invalidField('project', `at most ${LIMITS.projectChars} characters`);
     const scope = resolveScope(c, textField(form, 'space'));
     const file = form.get('file');
     if (file === null || typeof file === 'string') throw invalidField('file', 'a PDF or Word .docx file is required');
@@ -120,12 +146,19 @@ export function uploadRoutes(deps: AppDeps) {
       }
     }
     const admitted = await admitSave(meterOf(deps), scope.accountId);
-    const name = file.name?.trim().slice(0, LIMITS.titleChars) || null;
+    // The file's name is only a default title: characters that cannot be stored are dropped, not refused.
+    const name = defaultTitle(file.name ?? '');
     const source = await db.transaction().execute(async (transaction) => {
       const stored = await insertSource(
         transaction,
         scope,
-        { kind: sniffed.kind, title: title?.trim() ? title : name, tokens: 0, waiting: admitted === 'wait' },
+        {
+          kind: sniffed.kind,
+          title: title?.trim() ? title : name,
+          tokens: 0,
+          waiting: admitted === 'wait',
+          project: project?.trim() || null,
+        },
         config.maxAttempts,
       );
       await storeSourceFile(transaction, stored.id, bytes);

@@ -10,6 +10,8 @@ export const memorySlots: Migration = {
   name: 'memory-slots',
   async up(db) {
     await sql`alter table memories add column slot text`.execute(db);
-    await sql`create index memories_current_slot on memories (account_id, space, slot) where status = 'current' and slot is not null`.execute(db);
+    await sql`create index memories_current_slot on memories (account_id, space, slot) where status = 'current' and slot is not null`.execute(
+      db,
+    );
   },
 };

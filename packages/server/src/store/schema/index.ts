@@ -6,6 +6,28 @@ import { sourceFiles } from './0004-source-files.js';
 import { files } from './0005-files.js';
 import { memoryVersions } from './0006-memory-versions.js';
 import { reportedMemories } from './0007-reported-memories.js';
+import { idempotencyScope } from './0008-idempotency-scope.js';
+import { briefings } from './0009-briefings.js';
+import { people } from './0010-people.js';
+import { cluster } from './0011-cluster.js';
+import { restoredIds } from './0012-restored-ids.js';
+import { modelUsage } from './0013-model-usage.js';
+import { requestLog } from './0014-request-log.js';
 
 /** Every migration, in order. Each lives in its own numbered file. */
-export const migrations: Migration[] = [initial, limitsAndUsage, memorySlots, sourceFiles, files, memoryVersions, reportedMemories];
+export const migrations: Migration[] = [
+  initial,
+  limitsAndUsage,
+  memorySlots,
+  sourceFiles,
+  files,
+  memoryVersions,
+  reportedMemories,
+  idempotencyScope,
+  briefings,
+  people,
+  cluster,
+  restoredIds,
+  modelUsage,
+  requestLog,
+];

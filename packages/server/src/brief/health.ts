@@ -1,0 +1,334 @@
+import { randomUUID } from 'node:crypto';
+import type { HealthItem, MemoryHealthResponse } from '@engram/protocol';
+import { sql } from 'kysely';
+import { periodOf } from '../meter/usage.js';
+import { answerWithModel } from '../model/answer-with-model.js';
+import { markWithModel, writeQuestionsWithModel } from '../model/health-with-model.js';
+import type { Model, ModelUsage } from '../model/model-client.js';
+import { ModelError } from '../model/model-client.js';
+import { answerOffline } from '../recall/ask.js';
+import { recall } from '../recall/search.js';
+import type { Db } from '../store/database.js';
+import type { MemoryRow } from '../store/memory-repository.js';
+import { loadMemories } from '../store/memory-repository.js';
+import type { Scope } from '../store/scope.js';
+import { addModelTokens } from '../store/usage-repository.js';
+
+/** Most questions one test asks. */
+export const MAX_QUESTIONS = 20;
+/** An answer holding at least this share of the expected words is right; at least PARTLY, partly right. */
+const RIGHT_SHARE = 0.8;
+const PARTLY_SHARE = 0.34;
+
+/** A question written from a memory, with the answer the memory gives. */
+export interface HealthQuestion {
+  question: string;
+  expected: string;
+  memoryId: number;
+}
+
+const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
+const DATE = new RegExp(
+  `\\s*\\b(?:on |in |by |since |until |before |after )?((?:(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) )?(?:\\d{1,2} )?(?:${MONTHS}) \\d{4})\\b`,
+  'u',
+);
+const PLACE = /\s*\b(?:in|at|to|from|near)\s+((?:the\s+)?\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)*)/u;
+const STOP = new Set(['the', 'a', 'an', 'of', 'in', 'on', 'at', 'to', 'and', 'by']);
+
+const words = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !STOP.has(word));
+const ending = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.!?,;:]+$/u, '')
+    .trim();
+
+/**
+ * A question a memory answers, written from its own words: "who" when it opens with a name it
+ * is about, else "when" for an absolute date, else "where" for a named place. Null when the
+ * memory holds none of these (it would make a question whose answer cannot be checked).
+ */
+export function questionOf(memory: Pick<MemoryRow, 'id' | 'text' | 'about'>): HealthQuestion | null {
+  const text = ending(memory.text);
+  const opening = memory.about.find((name) => text.startsWith(`${name} `));
+  if (opening !== undefined && words(text).length >= 4) {
+    return { question: `Who ${text.slice(opening.length + 1)}?`, expected: opening, memoryId: memory.id };
+  }
+  const date = DATE.exec(text);
+  if (date !== null) {
+    const rest = ending(text.slice(0, date.index) + text.slice(date.index + date[0].length));
+    if (words(rest).length >= 2) return { question: `When: ${rest}?`, expected: date[1]!, memoryId: memory.id };
+  }
+  const place = PLACE.exec(text);
+  if (place !== null && place.index > 0) {
+    const rest = ending(text.slice(0, place.index) + text.slice(place.index + place[0].length));
+    if (words(rest).length >= 2) return { question: `Where: ${rest}?`, expected: place[1]!, memoryId: memory.id };
+  }
+  return null;
+}
+
+/** Right when the answer holds (nearly) every expected word, partly when it holds some, else wrong. */
+export function markAnswer(expected: string, answer: string | null): HealthItem['mark'] {
+  if (answer === null) return 'wrong';
+  const wanted = new Set(words(expected));
+  if (wanted.size === 0) return 'wrong';
+  const given = new Set(words(answer));
+  let shared = 0;
+  for (const word of wanted) if (given.has(word)) shared += 1;
+  const share = shared / wanted.size;
+  return share >= RIGHT_SHARE ? 'right' : share >= PARTLY_SHARE ? 'partly' : 'wrong';
+}
+
+/** Up to MAX_QUESTIONS questions from memories, spread over them in their order, one per distinct answer. */
+export function writeQuestions(memories: Pick<MemoryRow, 'id' | 'text' | 'about'>[]): HealthQuestion[] {
+  const questions: HealthQuestion[] = [];
+  const asked = new Set<string>();
+  for (const memory of memories) {
+    const question = questionOf(memory);
+    if (question === null || asked.has(question.question)) continue;
+    asked.add(question.question);
+    questions.push(question);
+    if (questions.length >= MAX_QUESTIONS) break;
+  }
+  return questions;
+}
+
+/** The outcome of one test. */
+export interface HealthResult {
+  asked: number;
+  score: number;
+  health: number | null;
+  items: HealthItem[];
+}
+
+/**
+ * Asks each question through the same recall and answer as POST /v1/ask, and marks the answers.
+ * With the optional model, the model writes the questions and marks the answers, and answers
+ * them as ask does; if it fails at any step the test is written and marked offline instead.
+ */
+export async function testMemories(
+  db: Db,
+  scope: Scope,
+  memories: MemoryRow[],
+  now: Date,
+  model: Model | null = null,
+): Promise<HealthResult> {
+  if (model && memories.length) {
+    const usage = { input: 0, output: 0 };
+    try {
+      return await testWithModel(db, scope, memories, now, model, usage);
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      usage.input += error.usage.input;
+      usage.output += error.usage.output;
+      console.error(`[engram] memory health: the model failed (${error.reason}); testing offline`);
+    } finally {
+      await addModelTokens(db, scope, periodOf(now).start, usage);
+    }
+  }
+  const items: HealthItem[] = [];
+  for (const question of writeQuestions(memories)) {
+    const found = await recall(db, scope, question.question, { limit: 12, kind: 'all', now });
+    const { answer } = answerOffline(found.memories, found.empty, question.question);
+    items.push({
+      question: question.question,
+      expected: question.expected,
+      answer,
+      mark: markAnswer(question.expected, answer),
+      memory_ids: [question.memoryId],
+    });
+  }
+  return resultOf(items);
+}
+
+function resultOf(items: HealthItem[]): HealthResult {
+  const score = items.reduce((sum, item) => sum + (item.mark === 'right' ? 1 : item.mark === 'partly' ? 0.5 : 0), 0);
+  return { asked: items.length, score, health: items.length ? score / items.length : null, items };
+}
+
+async function testWithModel(
+  db: Db,
+  scope: Scope,
+  memories: MemoryRow[],
+  now: Date,
+  model: Model,
+  usage: ModelUsage,
+): Promise<HealthResult> {
+  const count = (spent: ModelUsage) => {
+    usage.input += spent.input;
+    usage.output += spent.output;
+  };
+  const written = await writeQuestionsWithModel(model, memories, MAX_QUESTIONS);
+  count(written.usage);
+  const items: HealthItem[] = [];
+  for (const question of written.questions) {
+    const found = await recall(db, scope, question.question, { limit: 12, kind: 'all', now });
+    let answer = answerOffline(found.memories, found.empty, question.question).answer;
+    if (!found.empty && found.memories.length) {
+      try {
+        const byModel = await answerWithModel(model, question.question, found.memories, now);
+        count(byModel.usage);
+        answer = byModel.answer;
+      } catch (error) {
+        if (!(error instanceof ModelError)) throw error;
+        count(error.usage);
+      }
+    }
+    items.push({ question: question.question, expected: question.expected, answer, mark: 'wrong', memory_ids: [question.memoryId] });
+  }
+  if (items.length) {
+    const marked = await markWithModel(model, items);
+    count(marked.usage);
+    marked.marks.forEach((mark, index) => (items[index]!.mark = mark));
+  }
+  return resultOf(items);
+}
+
+/** Current memories of a space learned in [from, to), oldest first. */
+async function memoriesLearned(db: Db, scope: Scope, from: Date, to: Date): Promise<MemoryRow[]> {
+  const { rows } = await sql<{ id: number }>`
+    select id from memories
+    where account_id = ${scope.accountId} and space = ${scope.space} and status = 'current' and not raw
+      and created_at >= ${from} and created_at < ${to}
+    order by created_at, id limit 2000`.execute(db);
+  return loadMemories(
+    db,
+    scope,
+    rows.map((row) => row.id),
+  );
+}
+
+/** The newest current memories of a space, oldest of them first. */
+async function newestMemories(db: Db, scope: Scope, limit: number): Promise<MemoryRow[]> {
+  const { rows } = await sql<{ id: number }>`
+    select id from memories
+    where account_id = ${scope.accountId} and space = ${scope.space} and status = 'current' and not raw
+    order by created_at desc, id desc limit ${limit}`.execute(db);
+  return loadMemories(db, scope, rows.map((row) => row.id).reverse());
+}
+
+async function finishRun(db: Db, runId: number, result: HealthResult): Promise<void> {
+  await sql`
+    update health_runs set finished_at = now(), asked = ${result.asked}, score = ${result.score}, health = ${result.health},
+      items = ${JSON.stringify(result.items)}::jsonb
+    where id = ${runId}`.execute(db);
+}
+
+/**
+ * Tests a space now (POST /v1/memory-health/run): questions from what it learned in the last
+ * day, or from its newest memories when it learned nothing then. Returns the stored result.
+ * A space that does not exist (never written, or deleted) holds nothing to test: nothing is
+ * stored and the answer is the empty one of GET /v1/memory-health.
+ */
+export async function runHealthNow(db: Db, scope: Scope, now: Date, model: Model | null = null): Promise<MemoryHealthResponse> {
+  let memories = await memoriesLearned(db, scope, new Date(now.getTime() - 86_400_000), new Date(now.getTime() + 1));
+  if (memories.length === 0) memories = await newestMemories(db, scope, 200);
+  const result = await testMemories(db, scope, memories, now, model);
+  // Only into a space that exists, in one statement: a space deleted meanwhile is not an error.
+  const { rows } = await sql<{ id: number }>`
+    insert into health_runs (account_id, space, day, nightly, claimed_by)
+    select ${scope.accountId}, ${scope.space}, ${now.toISOString().slice(0, 10)}, false, 'request'
+    where exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
+    returning id`.execute(db);
+  if (!rows[0]) return latestHealth(db, scope);
+  await finishRun(db, rows[0].id, result);
+  return latestHealth(db, scope);
+}
+
+/** The last finished test of a space; health is null before the first. */
+export async function latestHealth(db: Db, scope: Scope): Promise<MemoryHealthResponse> {
+  const { rows } = await sql<{ health: number | null; finished_at: Date; asked: number; score: number; items: HealthItem[] }>`
+    select health, finished_at, asked, score, items from health_runs
+    where account_id = ${scope.accountId} and space = ${scope.space} and finished_at is not null
+    order by finished_at desc, id desc limit 1`.execute(db);
+  const row = rows[0];
+  if (!row) return { health: null, tested_at: null, asked: 0, score: 0, items: [] };
+  return { health: row.health, tested_at: row.finished_at.toISOString(), asked: row.asked, score: row.score, items: row.items };
+}
+
+/** When the nightly test runs: a local time of day in a time zone. */
+export interface HealthSchedule {
+  /** "HH:MM", 24-hour. */
+  time: string;
+  /** An IANA time zone ("UTC", "Europe/Lisbon"). */
+  timeZone: string;
+}
+
+/** What the nightly test needs. */
+export interface HealthDeps {
+  db: Db;
+  schedule: HealthSchedule;
+  /** Who claims the runs (for the record); a new id per process by default. */
+  claimedBy?: string;
+  /** The optional model, which writes and marks the questions when set. */
+  model?: Model | null;
+}
+
+const processId = `process_${randomUUID()}`;
+
+/** The local calendar day and "HH:MM" of an instant in a time zone. */
+export function localTime(instant: Date, timeZone: string): { day: string; time: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** The instant a local day starts in a time zone. */
+export function startOfLocalDay(day: string, timeZone: string): Date {
+  const guess = Date.parse(`${day}T00:00:00Z`);
+  const offsetAt = (instant: number) => {
+    const local = localTime(new Date(instant), timeZone);
+    const seconds = new Date(instant).getUTCSeconds() * 1000 + new Date(instant).getUTCMilliseconds();
+    return Date.parse(`${local.day}T${local.time}:00Z`) + seconds - instant;
+  };
+  let start = guess - offsetAt(guess);
+  start = guess - offsetAt(start);
+  return new Date(start);
+}
+
+const previousDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The nightly memory test, once per cluster: once the configured local time has passed, every
+ * space that learned something on the previous local day is tested, each by whichever process
+ * first inserts its (account, space, day) row; the others' inserts do nothing, so the test runs
+ * once however many processes call this. Returns how many spaces this call tested.
+ */
+export async function runDueHealthChecks(deps: HealthDeps, now: Date): Promise<number> {
+  const { day, time } = localTime(now, deps.schedule.timeZone);
+  if (time < deps.schedule.time) return 0;
+  const tested = previousDay(day);
+  const from = startOfLocalDay(tested, deps.schedule.timeZone);
+  const to = startOfLocalDay(day, deps.schedule.timeZone);
+  const { rows: spaces } = await sql<{ account_id: number; space: string }>`
+    select distinct m.account_id, m.space from memories m
+    where m.created_at >= ${from} and m.created_at < ${to} and m.status = 'current' and not m.raw
+      and not exists (
+        select 1 from health_runs h where h.account_id = m.account_id and h.space = m.space and h.day = ${tested} and h.nightly)`.execute(
+    deps.db,
+  );
+  let ran = 0;
+  for (const { account_id: accountId, space } of spaces) {
+    const { rows: claimed } = await sql<{ id: number }>`
+      insert into health_runs (account_id, space, day, nightly, claimed_by)
+      values (${accountId}, ${space}, ${tested}, true, ${deps.claimedBy ?? processId})
+      on conflict (account_id, space, day) where nightly do nothing
+      returning id`.execute(deps.db);
+    if (!claimed[0]) continue;
+    const scope = { accountId, space };
+    const result = await testMemories(deps.db, scope, await memoriesLearned(deps.db, scope, from, to), now, deps.model ?? null);
+    await finishRun(deps.db, claimed[0].id, result);
+    ran += 1;
+  }
+  return ran;
+}

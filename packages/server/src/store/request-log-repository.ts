@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Db } from './database.js';
+
+/** One answered call, as the request log keeps it: never a body, never a key. */
+export interface RequestLogEntry {
+  accountId: number;
+  at: Date;
+  method: string;
+  /** The route's pattern (`/v1/memories/:memory_id`), not the path, so ids stay out of the log. */
+  route: string;
+  status: number;
+  space: string | null;
+  /** The first characters of the key, as key listings show them. */
+  keyPrefix: string;
+  requestId: string;
+  durationMs: number;
+  errorType: string | null;
+}
+
+/** A logged call as the API answers it. */
+export interface RequestLogRow {
+  id: number;
+  at: Date;
+  method: string;
+  route: string;
+  status: number;
+  space: string | null;
+  key_prefix: string;
+  request_id: string;
+  duration_ms: number;
+  error_type: string | null;
+}
+
+/** What a listing of the log is narrowed to. */
+export interface RequestLogFilter {
+  /** An exact status (`404`) or a class (`4xx`). */
+  status?: string;
+  space?: string;
+  route?: string;
+  requestId?: string;
+  /** Rows older than this id (keyset pagination, newest first). */
+  before?: number;
+  limit: number;
+}
+
+/** Writes many entries in one multi-row insert. */
+export async function insertRequestLog(db: Db, entries: RequestLogEntry[]): Promise<void> {
+  if (!entries.length) return;
+  const values = entries.map(
+    (entry) =>
+      sql`(${entry.accountId}, ${entry.at}, ${entry.method}, ${entry.route}, ${entry.status}, ${entry.space}, ${entry.keyPrefix}, ${entry.requestId}, ${entry.durationMs}, ${entry.errorType})`,
+  );
+  await sql`
+    insert into request_log (account_id, at, method, route, status, space, key_prefix, request_id, duration_ms, error_type)
+    values ${sql.join(values)}`.execute(db);
+}
+
+/** Deletes the calls older than `days` days, of every account (the log's retention). */
+export async function deleteOldRequests(db: Db, days: number): Promise<number> {
+  const result = await sql`delete from request_log where at < now() - make_interval(days => ${days})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** An account's logged calls, newest first, narrowed by `filter`. */
+export async function listRequests(db: Db, accountId: number, filter: RequestLogFilter): Promise<RequestLogRow[]> {
+  const conditions = [sql`account_id = ${accountId}`];
+  if (filter.status !== undefined) {
+    const range = /^([1-5])xx$/i.exec(filter.status);
+    if (range) {
+      const low = Number(range[1]) * 100;
+      conditions.push(sql`status >= ${low} and status < ${low + 100}`);
+    } else {
+      conditions.push(sql`status = ${Number(filter.status)}`);
+    }
+  }
+  if (filter.space !== undefined) conditions.push(sql`space = ${filter.space}`);
+  if (filter.route !== undefined) conditions.push(sql`route = ${filter.route}`);
+  if (filter.requestId !== undefined) conditions.push(sql`request_id = ${filter.requestId}`);
+  if (filter.before !== undefined) conditions.push(sql`id < ${filter.before}`);
+  const { rows } = await sql<any>`
+    select id, at, method, route, status, space, key_prefix, request_id, duration_ms, error_type from request_log
+    where ${sql.join(conditions, sql` and `)}
+    order by id desc limit ${filter.limit}`.execute(db);
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** One day of the usage chart. */
+export interface DailyUsageRow {
+  /** YYYY-MM-DD, in UTC. */
+  day: string;
+  learned_tokens: number;
+  answers: number;
+}
+
+/**
+ * Learned tokens per day (the tokens of sources that finished learning that day) and answers
+ * per day (the log's successful calls of /v1/ask and /v1/context), for the last `days` days in UTC,
+ * oldest first, with every day present.
+ */
+export async function dailyUsage(db: Db, accountId: number, days: number, now: Date): Promise<DailyUsageRow[]> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const first = new Date(today - (days - 1) * 86_400_000);
+  const learned = await sql<{ day: string; tokens: string | number }>`
+    select to_char(learned_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(tokens) as tokens from sources
+    where account_id = ${accountId} and status = 'finished' and learned_at >= ${first}
+    group by 1`.execute(db);
+  const answers = await sql<{ day: string; answers: string | number }>`
+    select to_char(at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*) as answers from request_log
+    where account_id = ${accountId} and status = 200 and route in ('/v1/ask', '/v1/context') and at >= ${first}
+    group by 1`.execute(db);
+  const tokensByDay = new Map(learned.rows.map((row) => [row.day, Number(row.tokens)]));
+  const answersByDay = new Map(answers.rows.map((row) => [row.day, Number(row.answers)]));
+  return Array.from({ length: days }, (_, index) => {
+    const day = new Date(first.getTime() + index * 86_400_000).toISOString().slice(0, 10);
+    return { day, learned_tokens: tokensByDay.get(day) ?? 0, answers: answersByDay.get(day) ?? 0 };
+  });
+}
