@@ -144,7 +144,7 @@ function lessonLine(lesson: LessonOut): string {
  */
 async function briefingMemories(db: Db, scope: Scope, project: string | undefined, cue: string, now: Date): Promise<MemoryRow[]> {
   const { rows } = await sql<{ id: number }>`
-    select m.id from memories m join sources s on s.id = m.source_id
+    select m.id from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
     where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current' and not m.raw
       and ${projectFilter('s.project', project)}
     order by m.date desc, m.created_at desc, m.id desc limit ${MEMORY_CANDIDATES}`.execute(db);
@@ -155,7 +155,7 @@ async function briefingMemories(db: Db, scope: Scope, project: string | undefine
     let ids = found.memories.map((item) => item.row.id);
     if (project !== undefined && ids.length) {
       const { rows: inProject } = await sql<{ id: number }>`
-        select m.id from memories m join sources s on s.id = m.source_id
+        select m.id from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
         where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.id = any(${ids}::int[])
           and ${projectFilter('s.project', project)}`.execute(db);
       const keep = new Set(inProject.map((row) => row.id));

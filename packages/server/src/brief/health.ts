@@ -206,11 +206,11 @@ async function newestMemories(db: Db, scope: Scope, limit: number): Promise<Memo
   return loadMemories(db, scope, rows.map((row) => row.id).reverse());
 }
 
-async function finishRun(db: Db, runId: number, result: HealthResult): Promise<void> {
+async function finishRun(db: Db, accountId: number, runId: number, result: HealthResult): Promise<void> {
   await sql`
     update health_runs set finished_at = now(), asked = ${result.asked}, score = ${result.score}, health = ${result.health},
       items = ${JSON.stringify(result.items)}::jsonb
-    where id = ${runId}`.execute(db);
+    where account_id = ${accountId} and id = ${runId}`.execute(db);
 }
 
 /**
@@ -230,7 +230,7 @@ export async function runHealthNow(db: Db, scope: Scope, now: Date, model: Model
     where exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
     returning id`.execute(db);
   if (!rows[0]) return latestHealth(db, scope);
-  await finishRun(db, rows[0].id, result);
+  await finishRun(db, scope.accountId, rows[0].id, result);
   return latestHealth(db, scope);
 }
 
@@ -327,7 +327,7 @@ export async function runDueHealthChecks(deps: HealthDeps, now: Date): Promise<n
     if (!claimed[0]) continue;
     const scope = { accountId, space };
     const result = await testMemories(deps.db, scope, await memoriesLearned(deps.db, scope, from, to), now, deps.model ?? null);
-    await finishRun(deps.db, claimed[0].id, result);
+    await finishRun(deps.db, accountId, claimed[0].id, result);
     ran += 1;
   }
   return ran;

@@ -23,28 +23,28 @@ export async function storeStructures(transaction: Db, scope: Scope, sourceId: s
       insert into state_items (account_id, space, project, field, text, key, done, said_at, position, source_id)
       values (${accountId}, ${space}, ${item.project ?? ''}, ${item.field}, ${item.text}, ${keyOf(item.text)}, ${item.field === 'done'},
               ${item.saidAt}, ${item.position}, ${sourceId})
-      on conflict (source_id, field, key, done) do nothing`.execute(transaction);
+      on conflict (account_id, source_id, field, key, done) do nothing`.execute(transaction);
   }
   for (const intention of structures.intentions) {
     await sql`
       insert into intentions (account_id, space, project, text, key, due, triggers, source_id)
       values (${accountId}, ${space}, ${intention.project}, ${intention.text}, ${keyOf(intention.text)}, ${intention.due},
               ${JSON.stringify(intention.triggers)}::jsonb, ${sourceId})
-      on conflict (source_id, key) do nothing`.execute(transaction);
+      on conflict (account_id, source_id, key) do nothing`.execute(transaction);
   }
   for (const lesson of structures.lessons) {
     await sql`
       insert into lessons (account_id, space, project, type, text, key, applies_when, why, date, source_id)
       values (${accountId}, ${space}, ${lesson.project}, ${lesson.type}, ${lesson.text}, ${keyOf(lesson.text)}, ${lesson.appliesWhen},
               ${lesson.why}, ${lesson.date}, ${sourceId})
-      on conflict (source_id, key) do nothing`.execute(transaction);
+      on conflict (account_id, source_id, key) do nothing`.execute(transaction);
   }
   const episode = structures.episode;
   if (episode !== null) {
     await sql`
       insert into episodes (account_id, space, project, title, summary, date, source_id)
       values (${accountId}, ${space}, ${episode.project}, ${episode.title}, ${episode.summary}, ${episode.date}, ${sourceId})
-      on conflict (source_id) do update set title = excluded.title, summary = excluded.summary, date = excluded.date, project = excluded.project`.execute(
+      on conflict (account_id, source_id) do update set title = excluded.title, summary = excluded.summary, date = excluded.date, project = excluded.project`.execute(
       transaction,
     );
   }

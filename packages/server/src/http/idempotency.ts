@@ -104,14 +104,16 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> => {
     // An expired answer is taken over by the new request, as if it had never been.
     const claimed = await sql`
       insert into idempotency_keys (account_id, key_id, key, fingerprint, space) values (${accountId}, ${keyId}, ${key}, ${fingerprint}, ${space})
-      on conflict (key_id, key) do update set fingerprint = excluded.fingerprint, space = excluded.space, status = null, body = null,
+      on conflict (account_id, key_id, key) do update set fingerprint = excluded.fingerprint, space = excluded.space, status = null, body = null,
         secret_withheld = false, created_at = now()
         where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
       returning key`.execute(db);
     if (!claimed.rows.length) {
       const { rows } = await sql<any>`
         select fingerprint, status, body, secret_withheld from idempotency_keys
-        where key_id = ${keyId} and key = ${key} and created_at >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
+        where account_id = ${accountId} and key_id = ${keyId} and key = ${key} and created_at >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(
+        db,
+      );
       const stored = rows[0];
       if (stored && stored.fingerprint !== fingerprint) {
         throw new HttpError('invalid_request', 'This Idempotency-Key was used for a different request', {
@@ -136,19 +138,19 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> => {
     try {
       await next();
     } catch (error) {
-      await sql`delete from idempotency_keys where key_id = ${keyId} and key = ${key}`.execute(db);
+      await sql`delete from idempotency_keys where account_id = ${accountId} and key_id = ${keyId} and key = ${key}`.execute(db);
       throw error;
     }
     // Answers that a retry could change (busy, rate limited, failed) are not kept.
     const status = c.res.status;
     if (status >= 500 || status === 409 || status === 429 || !c.res.headers.get('content-type')?.includes('application/json')) {
-      await sql`delete from idempotency_keys where key_id = ${keyId} and key = ${key}`.execute(db);
+      await sql`delete from idempotency_keys where account_id = ${accountId} and key_id = ${keyId} and key = ${key}`.execute(db);
       return;
     }
     const kept = keptAnswer(await c.res.clone().json());
     await sql`
       update idempotency_keys set status = ${status}, body = ${JSON.stringify(kept.body)}::jsonb,
         secret_withheld = ${kept.secretWithheld}, space = coalesce(${c.get('space') ?? null}, space)
-      where key_id = ${keyId} and key = ${key}`.execute(db);
+      where account_id = ${accountId} and key_id = ${keyId} and key = ${key}`.execute(db);
   };
 };

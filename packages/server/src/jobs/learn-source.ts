@@ -69,7 +69,11 @@ async function nearestMemories(db: Db, scope: Scope, text: string) {
 export async function learnSource(db: Db, job: Job, options: LearnSourceOptions = {}): Promise<boolean> {
   const scope: Scope = { accountId: job.accountId, space: job.space };
   const loaded = await loadSourceContent(db, scope, job.sourceId);
-  if (!loaded) return false; // deleted meanwhile; its job went with it
+  if (!loaded) {
+    // Deleted meanwhile. Its job went with it, unless the queue keeps no foreign key to the sources (docs/citus.sql).
+    await sql`delete from jobs where id = ${job.id}`.execute(db);
+    return false;
+  }
   // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
   const source = await readSourceText(db, job, loaded, options.read, options.parsers);
   if (!source) return false; // unreadable: the source has failed and its job is gone
@@ -136,20 +140,20 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
     // The project state, intentions, lessons and episode were learned in the same pass as the facts.
     if (read.structures) await storeStructures(transaction, scope, source.id, read.structures);
     // A file's memories carry its labels, which recall can filter on.
-    if (source.kind === 'file') await applyFileLabels(transaction, source.id);
+    if (source.kind === 'file') await applyFileLabels(transaction, scope.accountId, source.id);
     if (corrected) {
       for (const memoryId of created) {
-        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${memoryId}, 'replaces', ${corrected.id})`.execute(
+        await sql`insert into memory_events (account_id, memory_id, event, other_memory_id) values (${scope.accountId}, ${memoryId}, 'replaces', ${corrected.id})`.execute(
           transaction,
         );
-        await sql`insert into memory_events (memory_id, event, other_memory_id) values (${corrected.id}, 'replaced', ${memoryId})`.execute(
+        await sql`insert into memory_events (account_id, memory_id, event, other_memory_id) values (${scope.accountId}, ${corrected.id}, 'replaced', ${memoryId})`.execute(
           transaction,
         );
       }
     }
     await sql`
       update sources set status = 'finished', error = null, learned_at = now(), tokens = ${read.tokens}
-      where id = ${source.id}`.execute(transaction);
+      where account_id = ${job.accountId} and id = ${source.id}`.execute(transaction);
     await completeJob(transaction, job);
     return true;
   });
@@ -164,8 +168,10 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
  * another worker no longer stands for this one either.
  */
 async function jobStands(transaction: Db, job: Job): Promise<boolean> {
+  // Two statements, each on one table: the queue may live apart from the sources (docs/deploy.md, Citus).
+  const { rows: held } = await sql`select 1 from jobs where id = ${job.id} and locked_by = ${job.lockedBy}`.execute(transaction);
+  if (!held.length) return false;
   const { rows } = await sql`
-    select 1 from jobs j join sources s on s.id = j.source_id
-    where j.id = ${job.id} and j.locked_by = ${job.lockedBy} for share of s`.execute(transaction);
+    select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for share`.execute(transaction);
   return rows.length > 0;
 }

@@ -23,7 +23,7 @@ export async function reindexSpace(db: Db, scope: Scope, learn: LearnFacts = fac
   for (let after = ''; ; ) {
     const { rows } = await sql<LearnableSource & { id: string }>`
       select s.id, s.kind, coalesce(f.text, s.body) as body, s.messages, s.written_at
-      from sources s left join files f on f.source_id = s.id
+      from sources s left join files f on f.account_id = s.account_id and f.source_id = s.id
       where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.status = 'finished' and s.id > ${after}
       order by s.id limit ${PAGE}`.execute(db);
     for (const source of rows) {

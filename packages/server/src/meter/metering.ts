@@ -71,7 +71,7 @@ export async function learnMetered(context: MeterContext, job: Job): Promise<voi
       const source = await loadSourceContent(transaction, scope, job.sourceId);
       await sql`delete from jobs where id = ${job.id}`.execute(transaction);
       if (!source) return;
-      await sql`update sources set status = 'waiting' where id = ${source.id}`.execute(transaction);
+      await sql`update sources set status = 'waiting' where account_id = ${job.accountId} and id = ${source.id}`.execute(transaction);
       await deleteRawPassages(transaction, scope, source.id);
       await storeRawPassages(transaction, scope, source, source.written_at);
     });

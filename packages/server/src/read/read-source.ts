@@ -56,7 +56,9 @@ async function extract(
     if (!source.url) throw new UnreadableError('The source has no address');
     return readPage(source.url, options, parsers?.page);
   }
-  const { rows } = await sql<{ file: Buffer | null }>`select file from sources where id = ${source.id}`.execute(db);
+  const { rows } = await sql<{
+    file: Buffer | null;
+  }>`select file from sources where account_id = ${source.account_id} and id = ${source.id}`.execute(db);
   const file = rows[0]?.file;
   if (!file) throw new UnreadableError('The uploaded file is no longer there');
   const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
@@ -89,7 +91,7 @@ export async function readSourceText(
     if (!(error instanceof UnreadableError)) throw error;
     if (!error.permanent && job.attempts < job.maxAttempts) throw error;
     await failJobNow(db, job, { type: 'unreadable', message: error.message.slice(0, 1_000) });
-    await sql`update sources set file = null where id = ${source.id}`.execute(db);
+    await sql`update sources set file = null where account_id = ${source.account_id} and id = ${source.id}`.execute(db);
     return null;
   }
   // A page or file may hold NUL characters or broken UTF-16 that no text column keeps: they are dropped.
@@ -97,7 +99,7 @@ export async function readSourceText(
   const title = source.title ?? (read.title === null ? null : storable(read.title));
   await sql`
     update sources set body = ${body}, title = ${title}, kind = ${read.kind}, file = null
-    where id = ${source.id}`.execute(db);
+    where account_id = ${source.account_id} and id = ${source.id}`.execute(db);
   return { ...source, body, title, kind: read.kind };
 }
 
@@ -108,8 +110,8 @@ export function storable(text: string): string {
 }
 
 /** Keeps an uploaded file's bytes with its source until a worker reads them (within the caller's transaction). */
-export async function storeSourceFile(transaction: Db, sourceId: string, bytes: Uint8Array): Promise<void> {
-  await sql`update sources set file = ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)} where id = ${sourceId}`.execute(
-    transaction,
-  );
+export async function storeSourceFile(transaction: Db, accountId: number, sourceId: string, bytes: Uint8Array): Promise<void> {
+  await sql`
+    update sources set file = ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)}
+    where account_id = ${accountId} and id = ${sourceId}`.execute(transaction);
 }

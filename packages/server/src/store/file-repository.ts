@@ -85,7 +85,7 @@ export async function writeFile(
   return db.transaction().execute(async (transaction) => {
     await ensureSpace(transaction, scope);
     const { rows } = await sql<{ text: string; labels: Labels; source_id: string; status: string; body: string | null }>`
-      select f.text, f.labels, f.source_id, s.status, s.body from files f join sources s on s.id = f.source_id
+      select f.text, f.labels, f.source_id, s.status, s.body from files f join sources s on s.account_id = f.account_id and s.id = f.source_id
       where ${inScope(scope)} and f.path = ${input.path} for update of f, s`.execute(transaction);
     const existing = rows[0];
     const size = countCharacters(input.text);
@@ -109,7 +109,9 @@ export async function writeFile(
       sourceId = existing.source_id;
       // A project sent again replaces the old one; left out, the old one is kept.
       if (input.project !== undefined) {
-        await sql`update sources set project = ${input.project} where id = ${sourceId}`.execute(transaction);
+        await sql`update sources set project = ${input.project} where account_id = ${scope.accountId} and id = ${sourceId}`.execute(
+          transaction,
+        );
       }
       if (existing.text !== input.text) {
         const plan = planRewrite(existing.text, NOT_YET_LEARNED.has(existing.status) ? existing.body : null, input.text);
@@ -123,7 +125,7 @@ export async function writeFile(
           labels = ${input.labels === undefined ? sql`f.labels` : sql`${JSON.stringify(input.labels)}::jsonb`}
         where ${inScope(scope)} and f.path = ${input.path}`.execute(transaction);
     }
-    await applyFileLabels(transaction, sourceId);
+    await applyFileLabels(transaction, scope.accountId, sourceId);
     const file = (await findFile(transaction, scope, input.path))!;
     const source = (await findSource(transaction, scope, sourceId))!;
     return { file, created: !existing, source, queued };
@@ -146,13 +148,13 @@ async function queueLearning(
   if (body === null) {
     await sql`
       update sources set body = null, status = 'finished', error = null, tokens = 0, written_at = now(), learned_at = now()
-      where id = ${sourceId}`.execute(transaction);
+      where account_id = ${scope.accountId} and id = ${sourceId}`.execute(transaction);
     return false;
   }
   const status = options.waiting ? 'waiting' : 'queued';
   const { rows } = await sql<{ written_at: Date }>`
     update sources set body = ${body}, status = ${status}, error = null, tokens = ${countTextTokens(billableText(body))}, written_at = now()
-    where id = ${sourceId} returning written_at`.execute(transaction);
+    where account_id = ${scope.accountId} and id = ${sourceId} returning written_at`.execute(transaction);
   if (options.waiting) {
     await storeRawPassages(transaction, scope, { id: sourceId, body }, rows[0]!.written_at);
     return false;
@@ -177,7 +179,7 @@ async function followRewrite(
 ): Promise<void> {
   const { rows: links } = await sql<{ memory_id: number; sentence_start: number; sentence_end: number; sentence_text: string }>`
     select memory_id, sentence_start, sentence_end, sentence_text from memory_sources
-    where source_id = ${sourceId} and message_index is null`.execute(transaction);
+    where account_id = ${scope.accountId} and source_id = ${sourceId} and message_index is null`.execute(transaction);
   const removed: number[] = [];
   const shifts: { memory_id: number; delta: number }[] = [];
   for (const link of links) {
@@ -193,26 +195,33 @@ async function followRewrite(
     const moves = sql`jsonb_to_recordset(${JSON.stringify(shifts)}::jsonb) as d(memory_id int, delta int)`;
     await sql`
       update memory_sources ms set sentence_start = ms.sentence_start + d.delta, sentence_end = ms.sentence_end + d.delta
-      from ${moves} where ms.source_id = ${sourceId} and ms.memory_id = d.memory_id`.execute(transaction);
+      from ${moves} where ms.account_id = ${scope.accountId} and ms.source_id = ${sourceId} and ms.memory_id = d.memory_id`.execute(
+      transaction,
+    );
     await sql`
       update memories m set sentence_start = m.sentence_start + d.delta, sentence_end = m.sentence_end + d.delta
-      from ${moves} where m.source_id = ${sourceId} and m.id = d.memory_id`.execute(transaction);
+      from ${moves} where m.account_id = ${scope.accountId} and m.source_id = ${sourceId} and m.id = d.memory_id`.execute(transaction);
   }
 }
 
 /** Gives every memory a file's source taught the file's labels (recall filters on them). */
-export async function applyFileLabels(db: Db, sourceId: string): Promise<void> {
+export async function applyFileLabels(db: Db, accountId: number, sourceId: string): Promise<void> {
   await sql`
     update memories m set labels = f.labels
-    from files f join memory_sources ms on ms.source_id = f.source_id
-    where f.source_id = ${sourceId} and m.id = ms.memory_id and m.labels is distinct from f.labels`.execute(db);
+    from files f join memory_sources ms on ms.account_id = f.account_id and ms.source_id = f.source_id
+    where f.account_id = ${accountId} and f.source_id = ${sourceId} and m.account_id = f.account_id and m.id = ms.memory_id
+      and m.labels is distinct from f.labels`.execute(db);
 }
 
 /** Deletes files (given by their sources) with their text and every memory learned only from them. */
 async function deleteFileSources(transaction: Db, scope: Scope, sourceIds: readonly string[]): Promise<void> {
   if (!sourceIds.length) return;
   await unlinkMemories(transaction, scope, sourceIds, null);
-  // The file rows, jobs and links go with their sources (on delete cascade).
+  // The file rows and links go with their sources (on delete cascade); the jobs are deleted by name,
+  // as the queue may be kept apart from the sources (docs/citus.sql).
+  await sql`
+    delete from jobs where account_id = ${scope.accountId}
+      and source_id in (select value from jsonb_array_elements_text(${JSON.stringify(sourceIds)}::jsonb))`.execute(transaction);
   await sql`
     delete from sources where account_id = ${scope.accountId} and space = ${scope.space}
       and id in (select value from jsonb_array_elements_text(${JSON.stringify(sourceIds)}::jsonb))`.execute(transaction);
@@ -224,7 +233,7 @@ export async function deleteFile(db: Db, scope: Scope, path: string): Promise<bo
     // The file and its source are locked before any memory (and so the space's row): the order
     // a learning batch takes them in.
     const { rows } = await sql<{ source_id: string }>`
-      select f.source_id from files f join sources s on s.id = f.source_id
+      select f.source_id from files f join sources s on s.account_id = f.account_id and s.id = f.source_id
       where ${inScope(scope)} and f.path = ${path} for update of f, s`.execute(transaction);
     if (!rows.length) return false;
     await deleteFileSources(
@@ -240,7 +249,7 @@ export async function deleteFile(db: Db, scope: Scope, path: string): Promise<bo
 export async function deleteFilesUnder(db: Db, scope: Scope, prefix: string, limit: number): Promise<{ deleted: number; more: boolean }> {
   return db.transaction().execute(async (transaction) => {
     const { rows } = await sql<{ source_id: string }>`
-      select f.source_id from files f join sources s on s.id = f.source_id
+      select f.source_id from files f join sources s on s.account_id = f.account_id and s.id = f.source_id
       where ${inScope(scope)} and starts_with(f.path, ${prefix})
       order by f.path limit ${limit + 1} for update of f, s`.execute(transaction);
     const chosen = rows.slice(0, limit).map((row) => row.source_id);

@@ -20,13 +20,15 @@ export async function unlinkMemories(
   const sources = sql`(select value from jsonb_array_elements_text(${JSON.stringify(sourceIds)}::jsonb))`;
   const chosen = memoryIds === null ? sql`true` : sql`ms.memory_id in ${jsonIds(memoryIds)}`;
   const { rows } = await sql<{ memory_id: number }>`
-    delete from memory_sources ms where ms.source_id in ${sources} and ${chosen} returning ms.memory_id`.execute(transaction);
+    delete from memory_sources ms where ms.account_id = ${scope.accountId} and ms.source_id in ${sources} and ${chosen} returning ms.memory_id`.execute(
+    transaction,
+  );
   if (!rows.length) return 0;
   const touched = jsonIds([...new Set(rows.map((row) => row.memory_id))]);
   const deleted = await sql`
     delete from memories m
     where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.id in ${touched}
-      and not exists (select 1 from memory_sources ms where ms.memory_id = m.id)
+      and not exists (select 1 from memory_sources ms where ms.account_id = m.account_id and ms.memory_id = m.id)
     returning m.id`.execute(transaction);
   await sql`
     update memories m set source_id = other.source_id, sentence_text = other.sentence_text,
@@ -35,9 +37,9 @@ export async function unlinkMemories(
     from (
       select distinct on (ms.memory_id) ms.memory_id, ms.source_id, ms.sentence_text, ms.message_index,
         ms.sentence_start, ms.sentence_end
-      from memory_sources ms where ms.memory_id in ${touched}
+      from memory_sources ms where ms.account_id = ${scope.accountId} and ms.memory_id in ${touched}
       order by ms.memory_id, ms.created_at, ms.source_id
     ) other
-    where m.id = other.memory_id and m.source_id in ${sources}`.execute(transaction);
+    where m.account_id = ${scope.accountId} and m.id = other.memory_id and m.source_id in ${sources}`.execute(transaction);
   return deleted.rows.length;
 }

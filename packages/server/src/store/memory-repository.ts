@@ -98,7 +98,7 @@ export async function countMemories(db: Db, scope: Scope): Promise<Counts> {
 /** A page of the scope's current memories, newest first. */
 export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit: number, cursor: number): Promise<MemoryRow[]> {
   const { rows } = await sql<MemoryRow>`
-    select ${memoryColumns} from memories m join sources s on s.id = m.source_id
+    select ${memoryColumns} from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)}
     order by m.created_at desc, m.id desc limit ${limit} offset ${cursor}`.execute(db);
   return rows;
@@ -107,7 +107,7 @@ export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit
 /** One memory of the scope, whatever its status. */
 export async function findMemory(db: Db, scope: Scope, id: number): Promise<MemoryRow | null> {
   const { rows } = await sql<MemoryRow>`
-    select ${memoryColumns} from memories m join sources s on s.id = m.source_id
+    select ${memoryColumns} from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
     where ${inScope(scope)} and m.id = ${id}`.execute(db);
   return rows[0] ?? null;
 }
@@ -120,9 +120,10 @@ export function sentenceOf(row: MemoryRow): Sentence {
 }
 
 /** A memory's history, oldest first. The memory must already be known to be in scope. */
-export async function memoryHistory(db: Db, memoryId: number): Promise<HistoryEvent[]> {
+export async function memoryHistory(db: Db, scope: Scope, memoryId: number): Promise<HistoryEvent[]> {
   const { rows } = await sql<any>`
-    select event, at, other_memory_id, source_id, text from memory_events where memory_id = ${memoryId} order by id`.execute(db);
+    select event, at, other_memory_id, source_id, text from memory_events
+    where account_id = ${scope.accountId} and memory_id = ${memoryId} order by id`.execute(db);
   return rows.map((row) => {
     const event: HistoryEvent = { event: row.event, at: row.at.toISOString() };
     if (row.other_memory_id !== null) event.memory_id = row.other_memory_id;
@@ -152,8 +153,8 @@ export async function markWrong(
   if (previous === null || previous === 'wrong') return previous;
   await sql`update memories m set status = 'wrong', updated_at = now() where ${inScope(scope)} and m.id = ${id}`.execute(transaction);
   await sql`
-    insert into memory_events (memory_id, event, source_id, text)
-    values (${id}, 'corrected', ${correctionSourceId}, ${correction})`.execute(transaction);
+    insert into memory_events (account_id, memory_id, event, source_id, text)
+    values (${scope.accountId}, ${id}, 'corrected', ${correctionSourceId}, ${correction})`.execute(transaction);
   return previous;
 }
 
@@ -282,8 +283,8 @@ export async function storeFacts(
   if (!links.length) return { created, linked, replaced };
   // A memory already linked to this source (learning it twice) is left as it is.
   const { rows: newLinks } = await sql<{ memory_id: number }>`
-    insert into memory_sources (memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
-    select l.memory_id, ${sourceId}, l.sentence_text, l.message_index, l.sentence_start, l.sentence_end
+    insert into memory_sources (account_id, memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
+    select ${scope.accountId}, l.memory_id, ${sourceId}, l.sentence_text, l.message_index, l.sentence_start, l.sentence_end
     from json_to_recordset(${JSON.stringify(links)}::json) as l(memory_id integer, sentence_text text, message_index integer,
       sentence_start integer, sentence_end integer)
     on conflict do nothing returning memory_id`.execute(transaction);
@@ -294,8 +295,8 @@ export async function storeFacts(
   }
   if (!created.length && !linked.length) return { created, linked, replaced };
   await sql`
-    insert into memory_events (memory_id, event, source_id)
-    select e.id, e.event, ${sourceId} from unnest(${[...created, ...linked]}::int[], ${[...created.map(() => 'learned'), ...linked.map(() => 'linked')]}::text[]) as e(id, event)`.execute(
+    insert into memory_events (account_id, memory_id, event, source_id)
+    select ${scope.accountId}, e.id, e.event, ${sourceId} from unnest(${[...created, ...linked]}::int[], ${[...created.map(() => 'learned'), ...linked.map(() => 'linked')]}::text[]) as e(id, event)`.execute(
     transaction,
   );
   // A new fact in a slot replaces what was current in it, in the order the facts were said:
@@ -311,8 +312,10 @@ export async function storeFacts(
       returning m.id`.execute(transaction);
     for (const { id } of older) {
       await sql`
-        insert into memory_events (memory_id, event, other_memory_id, source_id)
-        values (${id}, 'replaced', ${memoryId}, ${sourceId}), (${memoryId}, 'replaces', ${id}, ${sourceId})`.execute(transaction);
+        insert into memory_events (account_id, memory_id, event, other_memory_id, source_id)
+        values (${scope.accountId}, ${id}, 'replaced', ${memoryId}, ${sourceId}), (${scope.accountId}, ${memoryId}, 'replaces', ${id}, ${sourceId})`.execute(
+        transaction,
+      );
       replaced.push({ old: id, new: memoryId });
     }
   }
@@ -521,7 +524,7 @@ export async function memoriesInSpan(
 export async function loadMemories(db: Db, scope: Scope, ids: number[]): Promise<MemoryRow[]> {
   if (!ids.length) return [];
   const { rows } = await sql<MemoryRow>`
-    select ${memoryColumns}, m.slot from memories m join sources s on s.id = m.source_id
+    select ${memoryColumns}, m.slot from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
     where ${inScope(scope)} and m.id = any(${ids}::int[])`.execute(db);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id)).filter((row): row is MemoryRow => row !== undefined);

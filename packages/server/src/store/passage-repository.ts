@@ -66,8 +66,8 @@ export async function storeRawPassages(
     if (!rows[0]) continue;
     // Linked like any memory, so deleting the source deletes its passages too.
     await sql`
-      insert into memory_sources (memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
-      values (${rows[0].id}, ${source.id}, ${passage.text}, ${passage.messageIndex}, ${passage.start}, ${passage.end})`.execute(
+      insert into memory_sources (account_id, memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
+      values (${scope.accountId}, ${rows[0].id}, ${source.id}, ${passage.text}, ${passage.messageIndex}, ${passage.start}, ${passage.end})`.execute(
       transaction,
     );
   }

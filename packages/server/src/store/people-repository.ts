@@ -47,7 +47,7 @@ export async function namedMemories(db: Db, scope: Scope): Promise<NamedMemory[]
       m.sentence_text, m.replaces, m.reported) order by m.created_at desc, m.id desc), '[]')::text as rows
     from (
       select m.id, m.text, m.kind, to_char(m.date, 'YYYY-MM-DD') as date, m.about, m.name_types, m.lasting, m.owner, m.sentence_text,
-        exists (select 1 from memory_events e where e.memory_id = m.id and e.event = 'replaces') as replaces, m.reported, m.created_at
+        exists (select 1 from memory_events e where e.account_id = m.account_id and e.memory_id = m.id and e.event = 'replaces') as replaces, m.reported, m.created_at
       from memories m where ${naming(scope)}
       order by m.created_at desc, m.id desc limit ${NAMED_MEMORIES_CAP}) m`.execute(db);
   return (JSON.parse(rows[0]!.rows) as unknown[][]).map(

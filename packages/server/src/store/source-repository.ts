@@ -109,8 +109,8 @@ const sourceColumns = sql`
   s.tokens, s.written_at, s.created_at, s.learned_at, s.project, s.attempts,
   (select j.run_at from jobs j where j.source_id = s.id and j.account_id = s.account_id
     and j.locked_at is null and j.attempts > 0 and j.run_at > now()) as retry_at,
-  (select count(*)::int from memory_sources ms join memories m on m.id = ms.memory_id
-    where ms.source_id = s.id and m.status = 'current' and not m.raw) as memories`;
+  (select count(*)::int from memory_sources ms join memories m on m.account_id = ms.account_id and m.id = ms.memory_id
+    where ms.account_id = s.account_id and ms.source_id = s.id and m.status = 'current' and not m.raw) as memories`;
 
 /** One source of the scope, without its body. */
 export async function findSource(db: Db, scope: Scope, id: string): Promise<SourceRow | null> {
@@ -152,6 +152,8 @@ export async function deleteSource(db: Db, scope: Scope, id: string): Promise<nu
     );
     if (!rows.length) return null;
     const deleted = await unlinkMemories(transaction, scope, [id], null);
+    // The job is deleted by name, as the queue may be kept apart from the sources (docs/citus.sql).
+    await sql`delete from jobs where account_id = ${scope.accountId} and source_id = ${id}`.execute(transaction);
     await sql`delete from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id}`.execute(transaction);
     return deleted;
   });

@@ -162,7 +162,7 @@ export function memoryRoutes(deps: AppDeps) {
       const scope = resolveScope(c, c.req.valid('query').space);
       const row = await findMemory(db, scope, memory_id);
       if (!row) throw new HttpError('not_found', `No memory ${memory_id} in this space`);
-      return c.json({ memory: toMemoryRecord(row), sentence: sentenceOf(row), history: await memoryHistory(db, row.id) }, 200);
+      return c.json({ memory: toMemoryRecord(row), sentence: sentenceOf(row), history: await memoryHistory(db, scope, row.id) }, 200);
     },
   );
 

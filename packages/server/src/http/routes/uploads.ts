@@ -161,7 +161,7 @@ export function uploadRoutes(deps: AppDeps) {
         },
         config.maxAttempts,
       );
-      await storeSourceFile(transaction, stored.id, bytes);
+      await storeSourceFile(transaction, stored.account_id, stored.id, bytes);
       return stored;
     });
     deps.onSourceAdded?.();

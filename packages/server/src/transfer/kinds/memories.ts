@@ -71,10 +71,10 @@ function memoryLines(db: Db, scope: Scope): AsyncIterable<MemoryLine> {
           (select coalesce(json_agg(json_build_object('source_id', ms.source_id, 'text', ms.sentence_text,
               'message_index', ms.message_index, 'start', ms.sentence_start, 'end', ms.sentence_end,
               'created_at', ${iso(sql.ref('ms.created_at'))}) order by ms.created_at, ms.source_id collate "C"), '[]')
-            from memory_sources ms where ms.memory_id = m.id) as sources,
+            from memory_sources ms where ms.account_id = m.account_id and ms.memory_id = m.id) as sources,
           (select coalesce(json_agg(json_build_object('event', e.event, 'at', ${iso(sql.ref('e.at'))},
               'memory_id', e.other_memory_id, 'source_id', e.source_id, 'text', e.text) order by e.id), '[]')
-            from memory_events e where e.memory_id = m.id) as history
+            from memory_events e where e.account_id = m.account_id and e.memory_id = m.id) as history
         from memories m
         where m.account_id = ${scope.accountId} and m.space = ${scope.space} and not m.raw and m.id > ${after ?? 0}
         order by m.id limit ${PAGE}`.execute(db);
@@ -133,7 +133,7 @@ export const memories: RecordKind<MemoryLine> = {
   async restore(transaction, context, line) {
     const { scope, ids } = context;
     const id = await ids.memory(transaction, line.id);
-    const { rows: present } = await sql`select 1 from memories where id = ${id}`.execute(transaction);
+    const { rows: present } = await sql`select 1 from memories where account_id = ${scope.accountId} and id = ${id}`.execute(transaction);
     if (present.length) return false;
     const sourceId = await ids.source(transaction, line.source_id);
     const { rows: inserted } = await sql`
@@ -161,8 +161,8 @@ export const memories: RecordKind<MemoryLine> = {
     }
     if (links.length) {
       await sql`
-        insert into memory_sources (memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end, created_at)
-        select ${id}, l.source_id, l.text, l.message_index, l.start, l."end", l.created_at::timestamptz
+        insert into memory_sources (account_id, memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end, created_at)
+        select ${scope.accountId}, ${id}, l.source_id, l.text, l.message_index, l.start, l."end", l.created_at::timestamptz
         from json_to_recordset(${JSON.stringify(links)}::json) as l(source_id text, text text, message_index integer, start integer,
           "end" integer, created_at text)
         where exists (select 1 from sources s where s.id = l.source_id and s.account_id = ${scope.accountId} and s.space = ${scope.space})
@@ -181,8 +181,8 @@ export const memories: RecordKind<MemoryLine> = {
     }
     if (events.length) {
       await sql`
-        insert into memory_events (memory_id, event, at, other_memory_id, source_id, text)
-        select ${id}, e.event, e.at::timestamptz, e.memory_id, e.source_id, e.text
+        insert into memory_events (account_id, memory_id, event, at, other_memory_id, source_id, text)
+        select ${scope.accountId}, ${id}, e.event, e.at::timestamptz, e.memory_id, e.source_id, e.text
         from json_to_recordset(${JSON.stringify(events)}::json) as e(position integer, event text, at text, memory_id integer,
           source_id text, text text)
         order by e.position`.execute(transaction);

@@ -92,7 +92,7 @@ export const sources: RecordKind<SourceLine> = {
   async restore(transaction, context, line) {
     const { scope, ids } = context;
     const id = await ids.source(transaction, line.id);
-    const { rows: present } = await sql`select 1 from sources where id = ${id}`.execute(transaction);
+    const { rows: present } = await sql`select 1 from sources where account_id = ${scope.accountId} and id = ${id}`.execute(transaction);
     if (present.length) return false;
     const corrects = line.corrects_memory_id === null ? null : await ids.memory(transaction, line.corrects_memory_id);
     const unlearned = line.status === 'queued' || line.status === 'learning';
