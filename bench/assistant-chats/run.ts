@@ -164,7 +164,17 @@ function tally(key: string): Tally {
   if (!entry) tallies.set(key, (entry = newTally()));
   return entry;
 }
-const learning: { persona: string; sessions: number; messages: number; turns: number; memories: number; seconds: number }[] = [];
+const learning: {
+  persona: string;
+  sessions: number;
+  messages: number;
+  turns: number;
+  memories: number;
+  fromUser: number;
+  fromAssistant: number;
+  untraced: number;
+  seconds: number;
+}[] = [];
 
 function recallAt(ranked: (string | null)[], evidence: Set<string>, k: number): number {
   const found = new Set(ranked.slice(0, k).filter((id): id is string => id !== null && evidence.has(id)));
@@ -206,6 +216,9 @@ for (const persona of personas) {
     messages,
     turns: turns.length,
     memories: counts.all,
+    fromUser: 0,
+    fromAssistant: 0,
+    untraced: 0,
     seconds,
   });
   process.stderr.write(`${persona.persona}: ${turns.length} turns → ${counts.all} memories in ${seconds.toFixed(1)} s\n`);
@@ -219,6 +232,19 @@ for (const persona of personas) {
     const id = turn && typeof index === 'number' ? messageId(turn.session, turn.first + index) : null;
     messageOf.set(memoryId, id);
     return id;
+  }
+
+  // Which messages every memory was learned from: the user's words, or the assistant's replies.
+  const learned = learning[learning.length - 1]!;
+  for (let cursor: number | undefined = 0; cursor !== undefined; ) {
+    const page = await call('GET', `/v1/memories?limit=100${cursor ? `&cursor=${cursor}` : ''}`, space);
+    for (const memory of page.memories) {
+      const id = await trace(memory.id);
+      if (id === null) learned.untraced += 1;
+      else if (Number(id.split(':')[1]) % 2 === 0) learned.fromUser += 1;
+      else learned.fromAssistant += 1;
+    }
+    cursor = page.next;
   }
 
   for (const item of persona.questions) {
@@ -235,7 +261,8 @@ for (const persona of personas) {
       const memories: { text: string }[] = context.memories;
       const goldRank = rankOf(memories, item.answer);
       const oldRank = rankOf(memories, item.old);
-      latest = hasAnswer && (oldRank === -1 || (goldRank !== -1 && goldRank < oldRank));
+      // The same memory may hold both ("swimming now, running is a bonus"): it states the new value.
+      latest = hasAnswer && (oldRank === -1 || (goldRank !== -1 && goldRank <= oldRank));
     }
     for (const key of [item.kind, item.answer === null ? 'all unanswerable' : 'all answerable']) {
       const entry = tally(key);
@@ -309,7 +336,8 @@ lines.push(
 );
 for (const entry of learning) {
   lines.push(
-    `learning ${entry.persona}: ${entry.sessions} sessions, ${entry.messages} messages, ${entry.turns} turns saved → ${entry.memories} memories, ` +
+    `learning ${entry.persona}: ${entry.sessions} sessions, ${entry.messages} messages, ${entry.turns} turns saved → ${entry.memories} memories ` +
+      `(${entry.fromUser} from the user's words, ${entry.fromAssistant} from the assistant's replies, ${entry.untraced} untraced), ` +
       `${entry.seconds.toFixed(1)} s through the API`,
   );
 }
