@@ -171,3 +171,18 @@ export async function failJobNow(db: Db, job: Job, error: { type: string; messag
       where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(transaction);
   });
 }
+
+/**
+ * Whether the job still stands, holding its source until the transaction ends. A file
+ * rewritten or a source deleted while its text was being learned has lost this job (the
+ * rewrite queued a new one): what the old text taught is then not stored, and the rewrite,
+ * which locks the same source row, either waits for this batch and sees its memories, or
+ * goes first and this batch stores nothing. A job whose lease ran out and was taken over by
+ * another worker no longer stands for this one either.
+ */
+export async function jobStands(transaction: Db, job: Job): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 from jobs j join sources s on s.id = j.source_id
+    where j.id = ${job.id} and j.locked_by = ${job.lockedBy} for share of s`.execute(transaction);
+  return rows.length > 0;
+}
