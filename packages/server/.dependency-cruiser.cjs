@@ -79,7 +79,7 @@ module.exports = {
       severity: 'error',
       comment: 'operations/ is called by routes, the CLI and workers; the layers below never call it.',
       from: {
-        path: `${SERVER}(store|text|learn|recall|meter|read|model|files|brief)/`,
+        path: `${SERVER}(store|text|learn|recall|meter|read|model|files|brief|jobs)/`,
       },
       to: { path: `${SERVER}operations/` },
     },
