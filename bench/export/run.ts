@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import { indexDocumentOf } from '../../packages/server/src/operations/index-document.js';
 import { createAccount, createAccountKey } from '../../packages/server/src/store/account-repository.js';
 import type { Db } from '../../packages/server/src/store/database.js';
 import { openStore } from '../../packages/server/src/store/database.js';
@@ -64,6 +65,7 @@ async function buildSpace(db: Db, scope: Scope, count: number, offset: number): 
         date: '2026-11-20',
         fingerprint: text.toLowerCase().replace(/[^a-z0-9 ]/g, ''),
         sentence: { text, messageIndex: null, start: body.length, end: body.length + text.length },
+        index: indexDocumentOf(text, about),
       });
       body += `${text} `;
     }

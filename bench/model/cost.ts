@@ -13,9 +13,9 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { factsOf } from '../../packages/server/src/learn/facts-of.js';
-import { countTextTokens } from '../../packages/server/src/meter/tokens.js';
 import { learnWithModel } from '../../packages/server/src/model/learn-with-model.js';
 import type { Model } from '../../packages/server/src/model/model-client.js';
+import { countTextTokens } from '../../packages/server/src/text/token-count.js';
 import { parseSessionDate } from '../locomo/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

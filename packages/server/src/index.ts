@@ -10,7 +10,7 @@ export { loadConfig } from './config.js';
 export { createApp } from './http/app.js';
 export type { PeriodicContext, PeriodicJob } from './jobs/periodic.js';
 export { registerPeriodic } from './jobs/periodic.js';
-export { Worker } from './jobs/worker.js';
+export { LearningWorker as Worker } from './operations/learning-worker.js';
 export type { NodeRoles, RunningNode, RunningServer, StartOptions } from './server.js';
 export { startNode, startServer } from './server.js';
 export type { Store } from './store/database.js';

@@ -13,6 +13,7 @@ import type { MemoryRow } from '../store/memory-repository.js';
 import { loadMemories } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import { addModelTokens } from '../store/usage-repository.js';
+import { DAY_OR_MONTH_WORDING } from '../text/date-wording.js';
 
 /** Most questions one test asks. */
 export const MAX_QUESTIONS = 20;
@@ -27,11 +28,8 @@ export interface HealthQuestion {
   memoryId: number;
 }
 
-const MONTHS = 'January|February|March|April|May|June|July|August|September|October|November|December';
-const DATE = new RegExp(
-  `\\s*\\b(?:on |in |by |since |until |before |after )?((?:(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) )?(?:\\d{1,2} )?(?:${MONTHS}) \\d{4})\\b`,
-  'u',
-);
+/** A day or month as the learner writes it (group 1), after an optional preposition. */
+const DATE = DAY_OR_MONTH_WORDING;
 const PLACE = /\s*\b(?:in|at|to|from|near)\s+((?:the\s+)?\p{Lu}[\p{L}'-]+(?:\s+\p{Lu}[\p{L}'-]+)*)/u;
 const STOP = new Set(['the', 'a', 'an', 'of', 'in', 'on', 'at', 'to', 'and', 'by']);
 

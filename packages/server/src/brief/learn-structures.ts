@@ -1,9 +1,9 @@
 import type { SourceKind } from '@engram/protocol';
 import { resolveDates, startOfDay } from '../learn/dates.js';
 import { applyEdits } from '../learn/edit.js';
-import { readMessages } from '../learn/read-messages.js';
-import { splitSentences } from '../learn/segment.js';
 import type { LearnedFact, MessageInput } from '../learn/types.js';
+import { readMessages } from '../text/messages.js';
+import { splitSentences } from '../text/segment.js';
 import type { LessonType, Rule, StateField } from './rules.js';
 import { appliesWhenOf, clause, intentionRules, lessonRules, screenedOut, stateRules, whyOf } from './rules.js';
 

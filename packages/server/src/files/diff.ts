@@ -1,5 +1,5 @@
-import type { Segment } from '../learn/segment.js';
-import { splitSentences } from '../learn/segment.js';
+import type { Segment } from '../text/segment.js';
+import { splitSentences } from '../text/segment.js';
 
 /** How a file's new text differs from its old one, sentence by sentence. */
 export interface SentenceDiff {

@@ -3,10 +3,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
+import { DomainError } from '../domain-error.js';
 import { consoleRoutes } from './console.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { meterOf } from './context.js';
-import { fromZodError, HttpError, isTransientStoreError } from './errors.js';
+import { fromZodError, HttpError, isTransientStoreError, toHttpError } from './errors.js';
 import { authenticate, idempotency, rateLimit, requestId, usageHeaders } from './middleware.js';
 import { RequestLog, requestLogger } from './request-log.js';
 import { accountKeyRoutes } from './routes/account-keys.js';
@@ -133,11 +134,12 @@ export function createApp(deps: AppDeps) {
     let type: ErrorType;
     let message: string;
     let details: unknown;
-    if (error instanceof HttpError) {
-      ({ status, type, message, details } = error);
+    if (error instanceof DomainError) {
+      const answer = toHttpError(error);
+      ({ status, type, message, details } = answer);
       // Clients retry 409 by default; a conflict that no retry can resolve says so.
-      if (!error.retryable) c.header('X-Should-Retry', 'false');
-      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      if (!answer.retryable) c.header('X-Should-Retry', 'false');
+      for (const [name, value] of Object.entries(answer.headers)) c.header(name, value);
     } else if (error instanceof HTTPException && HONO_ERRORS[error.status]) {
       status = error.status;
       type = HONO_ERRORS[error.status]!;

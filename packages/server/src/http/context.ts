@@ -1,17 +1,10 @@
 import type { Config } from '../config.js';
 import type { Model } from '../model/model-client.js';
+import type { OperationContext } from '../operations/context.js';
 import type { Db } from '../store/database.js';
 import type { RequestLog } from './request-log.js';
 
-/** Who is calling, as the auth middleware found it. */
-export interface Caller {
-  accountId: number;
-  keyId: number;
-  /** The one space a limited key reaches; null for an account key. */
-  limitedTo: string | null;
-  /** The key's own requests a minute (limited keys); null means the account default. */
-  rpm: number | null;
-}
+export type { AppEnv, Caller } from './env.js';
 
 /** What every route can reach. */
 export interface AppDeps {
@@ -29,17 +22,12 @@ export interface AppDeps {
   requestLog?: RequestLog;
 }
 
-/** Hono's environment for Engram's app. */
-export interface AppEnv {
-  Variables: {
-    requestId: string;
-    caller: Caller;
-    /** The space the call was resolved to, once known. */
-    space: string;
-    /** The error type of a failed call, for the request log. */
-    errorType: string;
-  };
-}
-
 /** The metering context of an app. */
 export const meterOf = (deps: AppDeps) => ({ db: deps.db, config: deps.config, now: deps.now ?? (() => new Date()) });
+
+/** The context the app's operations run in: metering's, with the model and the worker's wake-up. */
+export const operationsOf = (deps: AppDeps): OperationContext => ({
+  ...meterOf(deps),
+  model: deps.model ?? null,
+  onSourceAdded: deps.onSourceAdded,
+});

@@ -1,25 +1,32 @@
 import type { ErrorType } from '@engram/protocol';
 import { ERROR_STATUS } from '@engram/protocol';
 import type { ZodError } from 'zod';
+import { DomainError } from '../domain-error.js';
 
-/** The one error class of the server; the error handler turns it into the JSON error shape. */
-export class HttpError extends Error {
+/** The error class of the API; the error handler turns it (and any DomainError) into the JSON error shape. */
+export class HttpError extends DomainError {
   readonly status: number;
   /** Whether trying the same request again may succeed; a permanent conflict says no. */
   readonly retryable: boolean;
   /** Headers the error answer carries (Retry-After, …). */
   readonly headers: Record<string, string>;
   constructor(
-    readonly type: ErrorType,
+    type: ErrorType,
     message: string,
-    readonly details?: unknown,
+    details?: unknown,
     options: { retryable?: boolean; headers?: Record<string, string> } = {},
   ) {
-    super(message);
+    super(type, message, details);
+    this.name = 'HttpError';
     this.status = ERROR_STATUS[type];
     this.retryable = options.retryable ?? type !== 'conflict';
     this.headers = options.headers ?? {};
   }
+}
+
+/** The API's answer to a refusal of the service's rules: an HttpError as it is, a DomainError by its type. */
+export function toHttpError(error: DomainError): HttpError {
+  return error instanceof HttpError ? error : new HttpError(error.type, error.message, error.details);
 }
 
 /** 400 for a field out of its limits; `details` names the field. */

@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
-import { sql } from 'kysely';
 import type { MeterContext } from '../meter/metering.js';
 import { currentUsage } from '../meter/metering.js';
 import { findKeyByHash, hashKey, TOUCH_EVERY_MS, touchKey } from '../store/account-repository.js';
 import type { Db } from '../store/database.js';
 import { newRequestId } from '../store/ids.js';
+import { countRequest } from '../store/usage-repository.js';
 import type { AppEnv } from './context.js';
 import { HttpError } from './errors.js';
 
@@ -47,11 +47,7 @@ export const rateLimit = ({ db, accountRpm }: { db: Db; accountRpm: number }): M
   async function rateLimit(c, next) {
     const caller = c.get('caller');
     const limit = caller.rpm ?? accountRpm;
-    const { rows } = await sql<{ count: number; left: number }>`
-      insert into rate_counters (key_id, window_start, count) values (${caller.keyId}, date_trunc('minute', now()), 1)
-      on conflict (key_id, window_start) do update set count = rate_counters.count + 1
-      returning count, extract(epoch from date_trunc('minute', now()) + interval '1 minute' - now())::float8 as left`.execute(db);
-    const { count, left } = rows[0]!;
+    const { count, left } = await countRequest(db, caller.keyId);
     const retryAfter = String(Math.max(1, Math.ceil(left)));
     c.header('X-RateLimit-Limit', String(limit));
     c.header('X-RateLimit-Remaining', String(Math.max(0, limit - count)));

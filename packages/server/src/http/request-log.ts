@@ -4,7 +4,7 @@ import { matchedRoutes } from 'hono/route';
 import type { Db } from '../store/database.js';
 import type { RequestLogEntry } from '../store/request-log-repository.js';
 import { deleteOldRequests, insertRequestLog } from '../store/request-log-repository.js';
-import type { AppEnv } from './context.js';
+import type { AppEnv } from './env.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -1,19 +1,10 @@
-import { sql } from 'kysely';
 import { runDueHealthChecks } from '../brief/health.js';
 import type { Config } from '../config.js';
 import { releaseAllWaiting } from '../meter/metering.js';
-import type { Db } from '../store/database.js';
+import { cleanUp } from '../store/housekeeping-repository.js';
 import type { PeriodicJob } from './periodic.js';
 
-/** How long a stored answer to an Idempotency-Key is replayed. */
-export const IDEMPOTENCY_HOURS = 24;
-
-/** Deletes stored idempotent answers older than a day and periodic-run rows older than a week. */
-export async function cleanUp(db: Db): Promise<{ idempotencyKeys: number; periodicRuns: number }> {
-  const keys = await sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`.execute(db);
-  const runs = await sql`delete from periodic_runs where started_at < now() - interval '7 days'`.execute(db);
-  return { idempotencyKeys: Number(keys.numAffectedRows ?? 0), periodicRuns: Number(runs.numAffectedRows ?? 0) };
-}
+export { cleanUp, IDEMPOTENCY_HOURS } from '../store/housekeeping-repository.js';
 
 /**
  * The periodic jobs every Engram runs, once per cluster: the usage roll-over (sources that

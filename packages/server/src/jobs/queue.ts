@@ -171,3 +171,20 @@ export async function failJobNow(db: Db, job: Job, error: { type: string; messag
       where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(transaction);
   });
 }
+
+/**
+ * Whether the job still stands, holding its source until the transaction ends. A file
+ * rewritten or a source deleted while its text was being learned has lost this job (the
+ * rewrite queued a new one): what the old text taught is then not stored, and the rewrite,
+ * which locks the same source row, either waits for this batch and sees its memories, or
+ * goes first and this batch stores nothing. A job whose lease ran out and was taken over by
+ * another worker no longer stands for this one either.
+ */
+export async function jobStands(transaction: Db, job: Job): Promise<boolean> {
+  // Two statements, each on one table: the queue may live apart from the sources (docs/citus.sql).
+  const { rows: held } = await sql`select 1 from jobs where id = ${job.id} and locked_by = ${job.lockedBy}`.execute(transaction);
+  if (!held.length) return false;
+  const { rows } = await sql`
+    select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for share`.execute(transaction);
+  return rows.length > 0;
+}

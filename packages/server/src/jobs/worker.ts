@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../store/database.js';
-import { learnSource } from './learn-source.js';
 import type { Job } from './queue.js';
 import { claimJob, DEFAULT_LEASE_SECONDS, failJob, releaseJob, renewLeases } from './queue.js';
 
@@ -11,8 +10,8 @@ export interface WorkerOptions {
   pollMs: number;
   /** Called with errors the loop itself hits (not a job's failure, which is recorded on the job). */
   onError?: (error: unknown) => void;
-  /** What a job does; learning a source by default. */
-  run?: (db: Db, job: Job) => Promise<void>;
+  /** What a job does (learning its source: operations/learn-source.ts). */
+  run: (db: Db, job: Job) => Promise<unknown>;
   /** Housekeeping when no job is due, at most once per `idleEveryMs`. */
   onIdle?: () => Promise<unknown>;
   idleEveryMs?: number;
@@ -100,7 +99,7 @@ export class Worker {
     );
     const done = (async () => {
       try {
-        await (this.options.run ?? learnSource)(this.db, job);
+        await this.options.run(this.db, job);
       } catch (error) {
         await failJob(this.db, job, error instanceof Error ? error : new Error(String(error)));
       }

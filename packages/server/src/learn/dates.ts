@@ -1,4 +1,6 @@
 import * as chrono from 'chrono-node';
+import { MONTH_ALTERNATION, WEEKDAY_ALTERNATION } from '../text/calendar.js';
+import { formatDay, formatMonth } from '../text/date-wording.js';
 import type { Edit } from './types.js';
 
 /** Which way a bare "Friday" or "in March" points: back in past-tense sentences, forward otherwise. */
@@ -11,28 +13,13 @@ export interface ResolvedDates {
   days: Date[];
 }
 
-const monthNames = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const dayInMilliseconds = 86_400_000;
 
 /** Words that make a chrono match about time relative to when it was said. */
 const relativeWords =
   /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|coming|past|previous|later|earlier|morning|afternoon|evening|night|weekend|weeks?|months?|years?|days?)\b/i;
-const monthWord = /\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b/;
-const weekdayWord = /\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
+const monthWord = new RegExp(`\\b(?:${MONTH_ALTERNATION})\\b`);
+const weekdayWord = new RegExp(`\\b(?:${WEEKDAY_ALTERNATION})\\b`, 'i');
 /** Prepositions our own wording replaces ("in March" -> "in March 2027", "on Friday" -> "on Friday 27 …"). */
 const ownPrepositions = new Set(['on', 'in', 'at', 'during', 'over']);
 /** Prepositions we keep in front of a bare date ("by Friday" -> "by Friday 27 November 2026"). */
@@ -238,7 +225,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     day = components.isCertain('year')
       ? utcDay(chronoDay.getUTCFullYear(), chronoDay.getUTCMonth() + 1, 1)
       : pickYear(referenceDay, utcDay(referenceDay.getUTCFullYear(), components.get('month') ?? 1, 1), tense, 'month');
-    bare = `${monthNames[day.getUTCMonth()]} ${day.getUTCFullYear()}`;
+    bare = formatMonth(day);
     own = 'in';
   } else if (components.isCertain('year')) {
     day = utcDay(components.get('year') ?? referenceDay.getUTCFullYear(), 1, 1);
@@ -285,11 +272,6 @@ function pickYear(referenceDay: Date, candidate: Date, tense: Tense, unit: 'day'
   if (tense === 'past' && candidate > reference) return utcDay(year - 1, month, dayOfMonth);
   if (tense !== 'past' && candidate < reference) return utcDay(year + 1, month, dayOfMonth);
   return candidate;
-}
-
-export function formatDay(day: Date, withWeekday: boolean): string {
-  const text = `${day.getUTCDate()} ${monthNames[day.getUTCMonth()]} ${day.getUTCFullYear()}`;
-  return withWeekday ? `${weekdayNames[day.getUTCDay()]} ${text}` : text;
 }
 
 export function startOfDay(time: Date): Date {

@@ -1,8 +1,8 @@
 import type { LearnedStructures } from '../brief/learn-structures.js';
 import { learnStructures } from '../brief/learn-structures.js';
 import { billableText } from '../files/diff.js';
-import { countTextTokens } from '../meter/tokens.js';
 import type { SourceRow } from '../store/source-repository.js';
+import { countTextTokens } from '../text/token-count.js';
 import type { LearnedFact, MessageInput } from './index.js';
 import { learnFromMessages, learnFromText, readMessages } from './index.js';
 

@@ -1,3 +1,7 @@
+import type { Segment } from '../text/segment.js';
+import { splitSentences } from '../text/segment.js';
+import type { Token } from '../text/tokens.js';
+import { tokenize, tokensWithin } from '../text/tokens.js';
 import type { Content } from './chit-chat.js';
 import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
@@ -8,14 +12,10 @@ import { isLasting } from './lasting.js';
 import { nameTypes } from './name-types.js';
 import { addName, findNames } from './names.js';
 import { rewriteQuestion } from './questions.js';
-import type { Segment } from './segment.js';
-import { splitSentences } from './segment.js';
 import { slotOf } from './slots.js';
 import type { Persons } from './speaker.js';
 import { fillDroppedSubject, nameAt, resolvePersons } from './speaker.js';
 import { detectTense } from './tense.js';
-import type { Token } from './tokens.js';
-import { tokenize, tokensWithin } from './tokens.js';
 import type { Edit, LearnedFact, LearnOptions, ReadMessage } from './types.js';
 import { tidyRepeatedPossessives } from './wording.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { tokenize } from '../text/tokens.js';
 import { nameTypes, typeOfName } from './name-types.js';
-import { tokenize } from './tokens.js';
 
 const typesIn = (sentence: string, names: string[], people: string[] = []) =>
   nameTypes(names, { text: sentence, tokens: tokenize(sentence), start: 0, end: sentence.length, people });

@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import { placeClasses } from '../recall/synonyms.js';
-import type { Token } from './tokens.js';
+import type { Token } from '../text/tokens.js';
 import type { NameType } from './types.js';
 
 /** Last words that make a name an organisation ("Acme Robotics", "Riverside Bakery", "Elm Street Club"). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { tokenize } from '../text/tokens.js';
 import { findNames, normaliseName } from './names.js';
-import { tokenize } from './tokens.js';
 
 const names = (text: string): string[] => findNames(text, tokenize(text), 0);
 

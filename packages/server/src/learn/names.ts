@@ -1,4 +1,5 @@
-import type { Token } from './tokens.js';
+import { MONTH_WORDS, WEEKDAY_WORDS } from '../text/calendar.js';
+import type { Token } from '../text/tokens.js';
 
 /** Tags compromise gives to names of people, places and organisations. */
 const nameTags = ['Person', 'Place', 'Organization', 'ProperNoun'];
@@ -43,25 +44,8 @@ const notNames = new Set([
   'guys',
   'btw',
   'haha',
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
+  ...MONTH_WORDS,
+  ...WEEKDAY_WORDS,
   'today',
   'tomorrow',
   'yesterday',

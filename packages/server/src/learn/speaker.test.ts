@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Token } from '../text/tokens.js';
+import { tokenize } from '../text/tokens.js';
 import { applyEdits } from './edit.js';
 import type { Persons } from './speaker.js';
 import { fillDroppedSubject, resolvePersons } from './speaker.js';
-import type { Token } from './tokens.js';
-import { tokenize } from './tokens.js';
 
 const context = (sentence: string, past = false) => {
   const byStart = new Map<number, Token>();

@@ -1,5 +1,5 @@
+import type { Token } from '../text/tokens.js';
 import { thirdPerson } from './conjugate.js';
-import type { Token } from './tokens.js';
 import type { Edit } from './types.js';
 
 /** Who "I" and "you" are in one sentence; null leaves that person as written. */

@@ -1,5 +1,5 @@
+import type { Token } from '../text/tokens.js';
 import type { Tense } from './dates.js';
-import type { Token } from './tokens.js';
 
 const futureMarkers =
   /\b(?:will|won['’]t|gonna|wanna|shall|plan(?:ning|s)? to|about to|tomorrow|next|upcoming|soon|(?:am|is|are)\s+(?:\w+ly\s+)?going to)\b|(?:I|you|we|they|he|she)['’](?:ll|m going to|re going to)\b/i;

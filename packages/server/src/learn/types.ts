@@ -4,22 +4,7 @@ export type MemoryKind = 'people' | 'plan' | 'pref' | 'detail';
 /** What a name in a memory's `about` names. */
 export type NameType = 'person' | 'place' | 'org' | 'thing';
 
-/** One message as the API receives it (content may be a string, an array of blocks {type:'text', text} / {type:'image',...}, or parts {type:'text', text}). */
-export interface MessageInput {
-  role: string;
-  content: unknown;
-  name?: string | null;
-  at?: string | null;
-}
-
-/** A message after reading: only text kept. */
-export interface ReadMessage {
-  index: number;
-  role: 'user' | 'assistant' | 'tool';
-  name: string | null;
-  at: Date | null;
-  text: string;
-}
+export type { MessageInput, ReadMessage } from '../text/messages.js';
 
 /** One fact learned from a source, with the sentence it came from. */
 export interface LearnedFact {

@@ -1,25 +1,9 @@
-import type { Plan, Usage, UsageState } from '@engram/protocol';
+import type { Usage, UsageState } from '@engram/protocol';
 import { LIMITS } from '@engram/protocol';
 import type { Config } from '../config.js';
+import type { AccountPlan, UsageFigures } from '../store/usage-repository.js';
 
-/** An account's plan settings, as stored. */
-export interface AccountPlan {
-  id: number;
-  plan: Plan;
-  trialEndsAt: Date | null;
-  extraOn: boolean;
-  extraCapUsd: number;
-}
-
-/** What was used in a period: by the account, or by one space. */
-export interface UsageFigures {
-  learnedTokens: number;
-  waitingTokens: number;
-  answers: number;
-  /** Tokens sent to and received from the optional model. */
-  modelInputTokens: number;
-  modelOutputTokens: number;
-}
+export type { AccountPlan, UsageFigures } from '../store/usage-repository.js';
 
 /** A counting period: the calendar month (UTC) holding `now`. */
 export function periodOf(now: Date): { start: Date; end: Date } {

@@ -4,7 +4,7 @@ import type { LearnableSource, SourceFacts } from '../learn/facts-of.js';
 import { textPieces } from '../learn/facts-of.js';
 import type { LearnedFact, MessageInput, ReadMessage } from '../learn/index.js';
 import { readMessages } from '../learn/index.js';
-import { countTextTokens } from '../meter/tokens.js';
+import { countTextTokens } from '../text/token-count.js';
 import type { Model, ModelUsage } from './model-client.js';
 import { ModelError } from './model-client.js';
 

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { DATE_WORDING } from '../text/date-wording.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
 
@@ -13,10 +14,6 @@ export interface OfflineAnswer {
 const SUPPORT_SHARE = 0.9;
 /** At most this many memories make the written answer. */
 const MAX_SENTENCES = 2;
-
-/** An absolute date as the learner writes it: "7 May 2023", "May 2023", "2023", with what qualifies it. */
-const DATE_PHRASE =
-  /\b(?:(?:the (?:week|weekend|month|day|year)s? (?:before|after|of) |(?:a few|two|three|several) (?:days|weeks|months|years) (?:before|after) |(?:early|mid|late) |the (?:night|morning|evening|afternoon) of |(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),? )?(?:\d{1,2} )?(?:january|february|march|april|may|june|july|august|september|october|november|december) \d{4}|(?:in |since |before |after )?(?:19|20)\d{2})\b/i;
 
 const NEGATION =
   /\b(?:not|no|never|none|nothing|nobody|n't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|can't|cannot|stopped|quit)\b/gi;
@@ -64,7 +61,7 @@ export function newPart(question: string, text: string): string | null {
 /** The short answer one memory gives to the kind of question asked, or null to answer with the memory. */
 export function shortAnswer(question: string, text: string): string | null {
   const asked = question.toLowerCase();
-  if (asksWhen(question)) return DATE_PHRASE.exec(text)?.[0] ?? null;
+  if (asksWhen(question)) return DATE_WORDING.exec(text)?.[0] ?? null;
   if (/\bhow (?:many|much|long|old)\b/.test(asked)) return NUMBER.exec(text)?.[0] ?? newPart(question, text);
   if (/^\s*where\b/.test(asked)) {
     const place = PLACE.exec(text)?.[1] ?? PLACE_WORDS.exec(text)?.[1];
@@ -94,9 +91,9 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
   let used: Recalled[] = [];
   if (asksWhen(question)) {
     const dated =
-      support.find((item) => DATE_PHRASE.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_PHRASE.test(item.row.text));
+      support.find((item) => DATE_WORDING.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_WORDING.test(item.row.text));
     if (dated) {
-      answer = sentence(capitalise(DATE_PHRASE.exec(dated.row.text)![0]));
+      answer = sentence(capitalise(DATE_WORDING.exec(dated.row.text)![0]));
       used = [dated];
     }
   }

@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { MONTH_WORDS } from '../text/calendar.js';
 
 /** Words that carry no meaning for recall, beyond Postgres's own English stop words. */
 const QUESTION_WORDS = new Set([
@@ -141,7 +142,6 @@ export interface QuestionTime {
   words: string[];
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const DAY_MS = 86_400_000;
 /** Phrases that place a time against now; absolute dates ("in May 2023") already match the learner's words. */
 const RELATIVE = /\b(?:last|this|next|past|coming|ago|yesterday|today|tonight|tomorrow)\b/i;
@@ -185,7 +185,7 @@ export function questionTime(question: string, now: Date): QuestionTime | null {
   const words = new Set<string>();
   const wholeYear = start.getUTCMonth() === 0 && start.getUTCDate() === 1 && end.getTime() - start.getTime() > 300 * DAY_MS;
   for (let day = start; day < end; day = new Date(day.getTime() + DAY_MS)) {
-    if (!wholeYear) words.add(MONTHS[day.getUTCMonth()]!);
+    if (!wholeYear) words.add(MONTH_WORDS[day.getUTCMonth()]!);
     words.add(String(day.getUTCFullYear()));
   }
   return { phrase: found.text, start, end, words: [...words] };

@@ -2,7 +2,7 @@ import type { Labels } from '@engram/protocol';
 import { sql } from 'kysely';
 import { billableText, planRewrite, sentenceIndex } from '../files/diff.js';
 import { countCharacters } from '../files/path.js';
-import { countTextTokens } from '../meter/tokens.js';
+import { countTextTokens } from '../text/token-count.js';
 import type { Db } from './database.js';
 import { newSourceId } from './ids.js';
 import { unlinkMemories } from './link-repository.js';
@@ -301,4 +301,12 @@ export async function moveFiles(
       where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.id = d.source_id`.execute(transaction);
     return { moved: moves.length };
   });
+}
+
+/** The project a file's `project` label names, for the source that holds its text; null when none. */
+export async function fileProject(db: Db, scope: Scope, sourceId: string): Promise<string | null> {
+  const { rows } = await sql<{ project: string | null }>`
+    select labels->>'project' as project from files
+    where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${sourceId}`.execute(db);
+  return rows[0]?.project ?? null;
 }

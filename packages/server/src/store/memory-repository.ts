@@ -1,6 +1,6 @@
 import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
 import { sql } from 'kysely';
-import { broaderText, nameKinds, surroundingPlaces } from '../recall/synonyms.js';
+import { levelOfWeights } from '../text/index-levels.js';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
 
@@ -54,6 +54,21 @@ export interface FactToStore {
   lasting?: boolean;
   /** Whether the fact speaks of the owner (see LearnedFact.owner). */
   owner?: boolean;
+  /**
+   * What the fact is found by besides its own words (see indexExpression), worked out by the
+   * caller before its transaction (operations/index-document.ts): the store only writes it.
+   */
+  index: IndexDocument;
+}
+
+/** A fact's enrichment for the index: its nouns' broader words, what its names are, the places around its places. */
+export interface IndexDocument {
+  /** Broader words of its nouns ("swimming" → "sport"), indexed marked (BROADER_MARK). */
+  broader: string;
+  /** What the names it holds are ("Spain" → "country"), indexed as its own words. */
+  kinds: string;
+  /** The places its places lie in ("Tampa" → "Florida state"), indexed as the rest of its message. */
+  around: string;
 }
 
 const memoryColumns = sql`
@@ -184,9 +199,9 @@ function storedColumns(fact: FactToStore) {
     names: fact.about.join(' '),
     context: fact.context ?? '',
     before: fact.before ?? '',
-    broader: broaderText(fact.text),
-    kinds: nameKinds(fact.text, fact.about),
-    around: surroundingPlaces(fact.text),
+    broader: fact.index.broader,
+    kinds: fact.index.kinds,
+    around: fact.index.around,
   };
 }
 
@@ -460,8 +475,7 @@ export async function searchMemories(
     const levels = new Array<number>(options.lexemes.length).fill(0);
     for (const match of row.tsv.matchAll(pattern)) {
       // Broader words have no positions: they stand for the memory's own words.
-      const weights = match[2] ?? 'A';
-      levels[positions.get(match[1])!] = /[AB]/.test(weights) ? 3 : weights.includes('C') ? 2 : 1;
+      levels[positions.get(match[1])!] = levelOfWeights(match[2]);
     }
     return { ...hitOf(row), levels };
   });
@@ -528,4 +542,15 @@ export async function loadMemories(db: Db, scope: Scope, ids: number[]): Promise
     where ${inScope(scope)} and m.id = any(${ids}::int[])`.execute(db);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id)).filter((row): row is MemoryRow => row !== undefined);
+}
+
+/** Records that new memories replace a memory marked wrong, in both histories (within the caller's transaction). */
+export async function recordCorrection(transaction: Db, scope: Scope, correctedId: number, memoryIds: number[]): Promise<void> {
+  for (const memoryId of memoryIds) {
+    await sql`
+      insert into memory_events (account_id, memory_id, event, other_memory_id)
+      values (${scope.accountId}, ${memoryId}, 'replaces', ${correctedId}), (${scope.accountId}, ${correctedId}, 'replaced', ${memoryId})`.execute(
+      transaction,
+    );
+  }
 }

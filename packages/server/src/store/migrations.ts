@@ -1,14 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
 
-/** A numbered schema change. Migrations only move forward. */
-export interface Migration {
-  id: number;
-  name: string;
-  up(db: Db): Promise<void>;
-}
-
 export { migrations } from './schema/index.js';
+export type { Migration } from './schema/migration.js';
 
 import { migrations } from './schema/index.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { MessageInput } from '../learn/index.js';
-import { readMessages } from '../learn/index.js';
-import { splitSentences } from '../learn/segment.js';
+import type { MessageInput } from '../text/messages.js';
+import { readMessages } from '../text/messages.js';
+import { splitSentences } from '../text/segment.js';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
 

@@ -1,8 +1,8 @@
 import type { Source, SourceKind, SourceStatus } from '@engram/protocol';
 import { sql } from 'kysely';
-import type { MessageInput } from '../learn/index.js';
-import { readMessages } from '../learn/index.js';
-import { countTextTokens } from '../meter/tokens.js';
+import type { MessageInput } from '../text/messages.js';
+import { readMessages } from '../text/messages.js';
+import { countTextTokens } from '../text/token-count.js';
 import type { Db } from './database.js';
 import { newSourceId } from './ids.js';
 import { unlinkMemories } from './link-repository.js';
@@ -176,4 +176,71 @@ export function toSourceRecord(row: SourceRow): Source {
     attempts: row.attempts,
     retry_at: row.retry_at && row.status === 'queued' ? row.retry_at.toISOString() : null,
   };
+}
+
+/** Marks a source learned within the caller's transaction: finished, with the tokens it cost. */
+export async function finishSource(transaction: Db, accountId: number, sourceId: string, tokens: number): Promise<void> {
+  await sql`
+    update sources set status = 'finished', error = null, learned_at = now(), tokens = ${tokens}
+    where account_id = ${accountId} and id = ${sourceId}`.execute(transaction);
+}
+
+/** Marks a source as waiting for the plan (within the caller's transaction). */
+export async function markSourceWaiting(transaction: Db, accountId: number, sourceId: string): Promise<void> {
+  await sql`update sources set status = 'waiting' where account_id = ${accountId} and id = ${sourceId}`.execute(transaction);
+}
+
+/** A source's status and tokens, for billing once it is learned; null when it is gone. */
+export async function learnedTokens(db: Db, accountId: number, sourceId: string): Promise<{ tokens: number; status: string } | null> {
+  const { rows } = await sql<{ tokens: number; status: string }>`
+    select tokens, status from sources where id = ${sourceId} and account_id = ${accountId}`.execute(db);
+  return rows[0] ?? null;
+}
+
+/** An uploaded file's bytes, kept with its source until a worker reads them; null when gone. */
+export async function sourceFile(db: Db, accountId: number, sourceId: string): Promise<Uint8Array | null> {
+  const { rows } = await sql<{
+    file: Buffer | null;
+  }>`select file from sources where account_id = ${accountId} and id = ${sourceId}`.execute(db);
+  const file = rows[0]?.file;
+  return file ? new Uint8Array(file.buffer, file.byteOffset, file.byteLength) : null;
+}
+
+/** Keeps an uploaded file's bytes with its source until a worker reads them (within the caller's transaction). */
+export async function storeSourceFile(transaction: Db, accountId: number, sourceId: string, bytes: Uint8Array): Promise<void> {
+  await sql`
+    update sources set file = ${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)}
+    where account_id = ${accountId} and id = ${sourceId}`.execute(transaction);
+}
+
+/** Drops an uploaded file's bytes (they could not be read). */
+export async function dropSourceFile(db: Db, accountId: number, sourceId: string): Promise<void> {
+  await sql`update sources set file = null where account_id = ${accountId} and id = ${sourceId}`.execute(db);
+}
+
+/** Keeps the text read from a page or file as the source's body (its bytes are dropped). */
+export async function keepReadText(
+  db: Db,
+  accountId: number,
+  sourceId: string,
+  read: { body: string; title: string | null; kind: SourceKind },
+): Promise<void> {
+  await sql`
+    update sources set body = ${read.body}, title = ${read.title}, kind = ${read.kind}, file = null
+    where account_id = ${accountId} and id = ${sourceId}`.execute(db);
+}
+
+/** A page of a space's finished sources after an id, with their current text (a file's), for indexing again. */
+export async function finishedSourcesAfter(
+  db: Db,
+  scope: Scope,
+  after: string,
+  limit: number,
+): Promise<Pick<SourceRow, 'id' | 'kind' | 'body' | 'messages' | 'written_at'>[]> {
+  const { rows } = await sql<Pick<SourceRow, 'id' | 'kind' | 'body' | 'messages' | 'written_at'>>`
+    select s.id, s.kind, coalesce(f.text, s.body) as body, s.messages, s.written_at
+    from sources s left join files f on f.account_id = s.account_id and f.source_id = s.id
+    where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.status = 'finished' and s.id > ${after}
+    order by s.id limit ${limit}`.execute(db);
+  return rows;
 }

@@ -41,3 +41,9 @@ export async function eraseSpace(db: Db, scope: Scope): Promise<number> {
     return rows.length;
   });
 }
+
+/** The names of an account's spaces ('' is the owner's own), in order. */
+export async function spaceNames(db: Db, accountId: number): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select name from spaces where account_id = ${accountId} order by name`.execute(db);
+  return rows.map((row) => row.name);
+}

@@ -1,8 +1,26 @@
 import type { Plan } from '@engram/protocol';
 import { sql } from 'kysely';
-import type { AccountPlan, UsageFigures } from '../meter/usage.js';
 import type { Db } from './database.js';
 import type { Scope } from './scope.js';
+
+/** An account's plan settings, as stored. */
+export interface AccountPlan {
+  id: number;
+  plan: Plan;
+  trialEndsAt: Date | null;
+  extraOn: boolean;
+  extraCapUsd: number;
+}
+
+/** What was used in a period: by the account, or by one space. */
+export interface UsageFigures {
+  learnedTokens: number;
+  waitingTokens: number;
+  answers: number;
+  /** Tokens sent to and received from the optional model. */
+  modelInputTokens: number;
+  modelOutputTokens: number;
+}
 
 /** Sets an account's plan; choosing a paid plan ends the trial. */
 export async function setPlan(db: Db, accountId: number, plan: Plan): Promise<boolean> {
@@ -132,4 +150,16 @@ export async function releaseWaiting(db: Db, accountId: number, maxAttempts: num
 /** Deletes rate counters of minutes long past. */
 export async function sweepRateCounters(db: Db): Promise<void> {
   await sql`delete from rate_counters where window_start < now() - interval '5 minutes'`.execute(db);
+}
+
+/**
+ * Counts one request of a key in the current minute, in the database so that the limit holds
+ * across API processes; returns the count so far and the seconds until the minute turns.
+ */
+export async function countRequest(db: Db, keyId: number): Promise<{ count: number; left: number }> {
+  const { rows } = await sql<{ count: number; left: number }>`
+    insert into rate_counters (key_id, window_start, count) values (${keyId}, date_trunc('minute', now()), 1)
+    on conflict (key_id, window_start) do update set count = rate_counters.count + 1
+    returning count, extract(epoch from date_trunc('minute', now()) + interval '1 minute' - now())::float8 as left`.execute(db);
+  return rows[0]!;
 }

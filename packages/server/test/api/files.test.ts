@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { importDir } from '../../src/import/import-dir.js';
-import { countTextTokens } from '../../src/meter/tokens.js';
+import { countTextTokens } from '../../src/text/token-count.js';
 import { allMemories, call, expectError, freshSpace, saveAndLearn, waitLearned } from './helpers.js';
 
 const q = (value: string) => encodeURIComponent(value);

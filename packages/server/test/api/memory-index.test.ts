@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { factFingerprint } from '../../src/learn/fingerprint.js';
 import { learnFromMessages, readMessages } from '../../src/learn/index.js';
+import { toStore } from '../../src/operations/index-document.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
 import { MemoryIndexCache, parseTsvector } from '../../src/store/memory-index.js';
@@ -36,15 +36,7 @@ async function learnInto(space: string, turns: readonly (readonly [string, strin
   const facts = learnFromMessages(readMessages(turns.map(([name, content]) => ({ role: 'user' as const, name, content, at }))), {
     writtenAt: new Date(at),
   });
-  await store.db.transaction().execute((transaction) =>
-    storeFacts(
-      transaction,
-      scope,
-      source.id,
-      facts.map((fact) => ({ ...fact, fingerprint: factFingerprint(fact.text) })),
-      {},
-    ),
-  );
+  await store.db.transaction().execute((transaction) => storeFacts(transaction, scope, source.id, facts.map(toStore), {}));
   return source.id;
 }
 

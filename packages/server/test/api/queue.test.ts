@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { learnSource } from '../../src/jobs/learn-source.js';
 import { claimJob, releaseAllClaims, renewLeases } from '../../src/jobs/queue.js';
 import { Worker } from '../../src/jobs/worker.js';
+import { learnSource } from '../../src/operations/learn-source.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
 import { writeFile } from '../../src/store/file-repository.js';
@@ -48,7 +48,7 @@ describe('the learning queue', () => {
     const source = await note('Hugo repairs old clocks.');
     expect(source.status).toBe('queued');
     expect(await jobOf(source.id)).toMatchObject({ attempts: 0, locked_at: null });
-    const worker = new Worker(store.db, { pollMs: 10 });
+    const worker = new Worker(store.db, { pollMs: 10, run: learnSource });
     expect(await worker.drain()).toBeGreaterThanOrEqual(1);
     expect((await findSource(store.db, scope, source.id))!.status).toBe('finished');
     expect(await jobOf(source.id)).toBeUndefined();
@@ -199,7 +199,7 @@ describe('the learning queue', () => {
     // While the slow worker reads the first text, the file is rewritten: one sentence removed, one added.
     await writeFile(store.db, scope, { path, text: 'Nadia keeps bees in Ghent. Nadia rows on the river Leie.' }, waiting);
     expect(await learnSource(store.db, old)).toBe(false);
-    const worker = new Worker(store.db, { pollMs: 10 });
+    const worker = new Worker(store.db, { pollMs: 10, run: learnSource });
     await worker.drain();
     const { rows } = await sql<{ text: string }>`
       select m.text from memories m join files f on f.source_id = m.source_id

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { learnSource } from '../../src/jobs/learn-source.js';
 import { claimJob } from '../../src/jobs/queue.js';
-import { reindexSpace, spacesOf } from '../../src/jobs/reindex.js';
+import { learnSource } from '../../src/operations/learn-source.js';
+import { reindexSpace, spacesOf } from '../../src/operations/reindex.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
 import { BROADER_MARK, lexemesAndVersion, searchMemories } from '../../src/store/memory-repository.js';

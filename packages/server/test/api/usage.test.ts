@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countTextTokens } from '../../src/meter/tokens.js';
 import { createAccountKey } from '../../src/store/account-repository.js';
 import { setExtra } from '../../src/store/usage-repository.js';
+import { countTextTokens } from '../../src/text/token-count.js';
 import { startOwnServer } from '../setup/own-server.js';
 import { call, expectError, freshSpace } from './helpers.js';
 

@@ -753,6 +753,7 @@ export function documentedOperations(document: Schema): string[] {
  */
 export async function prepareTarget(url: string, key: string, db: Db): Promise<FuzzTarget> {
   const { Worker } = await import('../../src/jobs/worker.js');
+  const { learnSource } = await import('../../src/operations/learn-source.js');
   const space = 'fuzz-space';
   const limitedSpace = 'fuzz-limited';
   const post = async (path: string, body: unknown, method = 'POST') => {
@@ -775,7 +776,7 @@ export async function prepareTarget(url: string, key: string, db: Db): Promise<F
     project: 'greenhouse',
     text: "Goal: grow winter lettuce in the greenhouse.\nI'll order the heating mat by Friday.\nAlways water in the morning because the leaves mould overnight.",
   });
-  await new Worker(db, { pollMs: 10 }).drain();
+  await new Worker(db, { pollMs: 10, run: learnSource }).drain();
   const memories = await (await fetchFresh(`${url}/v1/memories?space=${space}`, { headers: { Authorization: `Bearer ${key}` } })).json();
   const sources = await (await fetchFresh(`${url}/v1/sources?space=${space}`, { headers: { Authorization: `Bearer ${key}` } })).json();
   const intentions = await (

@@ -18,14 +18,14 @@ import {
 } from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { assembleBriefing } from '../../brief/briefing.js';
 import { listEpisodes } from '../../brief/episodes.js';
-import { latestHealth, runHealthNow } from '../../brief/health.js';
+import { latestHealth } from '../../brief/health.js';
 import { listIntentions, setIntentionStatus } from '../../brief/intentions.js';
 import { listLessons } from '../../brief/lessons.js';
 import { projectStates } from '../../brief/state.js';
+import { brief, checkHealth } from '../../operations/briefing.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { meterOf } from '../context.js';
+import { operationsOf } from '../context.js';
 import { HttpError } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
@@ -38,7 +38,6 @@ const refuseBlank = { blankRefused: true };
 export function briefingRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   const { db } = deps;
-  const now = () => meterOf(deps).now();
 
   app.openapi(
     createRoute({
@@ -56,12 +55,7 @@ export function briefingRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space, refuseBlank);
-      const briefing = await assembleBriefing(db, scope, {
-        project: input.project,
-        cue: input.cue,
-        budgetChars: input.budget_chars,
-        now: now(),
-      });
+      const briefing = await brief(operationsOf(deps), scope, { project: input.project, cue: input.cue, budgetChars: input.budget_chars });
       return c.json(briefing, 200);
     },
   );
@@ -171,7 +165,7 @@ export function briefingRoutes(deps: AppDeps) {
       if (c.get('caller').limitedTo !== null) throw new HttpError('permission_denied', 'Only an account key can run the memory test');
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space, refuseBlank);
-      return c.json(await runHealthNow(db, scope, now(), deps.model ?? null), 200);
+      return c.json(await checkHealth(operationsOf(deps), scope), 200);
     },
   );
 

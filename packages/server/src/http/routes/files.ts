@@ -14,12 +14,12 @@ import {
 } from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { pathProblem, prefixProblem, textProblem } from '../../files/path.js';
-import { admitSave } from '../../meter/metering.js';
+import { saveFile } from '../../operations/save.js';
 import type { FileListRow } from '../../store/file-repository.js';
-import { deleteFile, deleteFilesUnder, findFile, listFiles, moveFiles, writeFile } from '../../store/file-repository.js';
+import { deleteFile, deleteFilesUnder, findFile, listFiles, moveFiles } from '../../store/file-repository.js';
 import { toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { meterOf } from '../context.js';
+import { operationsOf } from '../context.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
 import { nextCursor } from '../paging.js';
@@ -56,7 +56,7 @@ const toFileRow = (row: FileListRow): FileRow => ({
 /** Routes under /v1/files: text files kept under a path, of which only what changed is learned. */
 export function fileRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const { db, config } = deps;
+  const { db } = deps;
 
   app.openapi(
     createRoute({
@@ -72,20 +72,13 @@ export function fileRoutes(deps: AppDeps) {
       checkPath('path', input.path);
       const problem = textProblem(input.text);
       if (problem !== null) throw invalidField('text', problem);
-      const admitted = await admitSave(meterOf(deps), scope.accountId);
-      const written = await writeFile(
-        db,
-        scope,
-        {
-          path: input.path,
-          text: input.text,
-          ...(input.labels !== undefined ? { labels: input.labels } : {}),
-          ...(input.learn === false ? { learn: false } : {}),
-          ...(input.project !== undefined ? { project: input.project.trim() || null } : {}),
-        },
-        { waiting: admitted === 'wait', maxAttempts: config.maxAttempts },
-      );
-      if (written.queued) deps.onSourceAdded?.();
+      const written = await saveFile(operationsOf(deps), scope, {
+        path: input.path,
+        text: input.text,
+        ...(input.labels !== undefined ? { labels: input.labels } : {}),
+        ...(input.learn === false ? { learn: false as const } : {}),
+        ...(input.project !== undefined ? { project: input.project.trim() || null } : {}),
+      });
       return c.json(
         {
           path: written.file.path,

@@ -15,24 +15,17 @@ import {
 } from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { admitSave } from '../../meter/metering.js';
+import { DomainError } from '../../domain-error.js';
+import { correct, forget } from '../../operations/memories.js';
+import type { BatchItem } from '../../operations/save.js';
+import { save, saveBatch } from '../../operations/save.js';
 import { parsePageUrl } from '../../read/fetch-page.js';
-import {
-  countMemories,
-  deleteMemory,
-  findMemory,
-  listMemories,
-  markWrong,
-  memoryHistory,
-  sentenceOf,
-  toMemoryRecord,
-} from '../../store/memory-repository.js';
-import type { Scope } from '../../store/scope.js';
+import { countMemories, findMemory, listMemories, memoryHistory, sentenceOf, toMemoryRecord } from '../../store/memory-repository.js';
 import type { NewSource } from '../../store/source-repository.js';
-import { addSource, findSource, insertSource, toSourceRecord } from '../../store/source-repository.js';
+import { toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { meterOf } from '../context.js';
-import { fromZodError, HttpError, invalidField } from '../errors.js';
+import { operationsOf } from '../context.js';
+import { fromZodError, HttpError, invalidField, toHttpError } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
 import { nextCursor } from '../paging.js';
 import { resolveScope } from '../space.js';
@@ -64,7 +57,8 @@ function readInput(input: AddMemoryRequest): NewSource {
 /** Routes under /v1/memories. */
 export function memoryRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const { db, config } = deps;
+  const { db } = deps;
+  const operations = operationsOf(deps);
 
   app.openapi(
     createRoute({
@@ -77,9 +71,7 @@ export function memoryRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      const admitted = await admitSave(meterOf(deps), scope.accountId);
-      const source = await addSource(db, scope, { ...newSourceFrom(input), waiting: admitted === 'wait' }, config.maxAttempts);
-      deps.onSourceAdded?.();
+      const source = await save(operations, scope, newSourceFrom(input));
       return c.json({ source: toSourceRecord(source) }, 201);
     },
   );
@@ -96,36 +88,25 @@ export function memoryRoutes(deps: AppDeps) {
       const { items, space } = c.req.valid('json');
       // The space header and a batch-level field must agree before any item is looked at.
       if (space !== undefined) resolveScope(c, space);
-      const results: BatchRow[] = [];
-      const accepted: { index: number; scope: Scope; source: NewSource }[] = [];
-      // One usage judgement for the whole batch: every item belongs to the same account.
-      const admitted = await admitSave(meterOf(deps), c.get('caller').accountId).catch((error: unknown) => {
-        if (error instanceof HttpError) return error;
-        throw error;
-      });
-      items.forEach((item, index) => {
+      const parsed: BatchItem[] = items.map((item, index) => {
         try {
-          const parsed = AddMemoryRequestSchema.safeParse(item);
-          if (!parsed.success) throw fromZodError(parsed.error, 'item');
-          const scope = resolveScope(c, parsed.data.space ?? space);
-          if (admitted instanceof HttpError) throw admitted;
-          accepted.push({ index, scope, source: { ...newSourceFrom(parsed.data), waiting: admitted === 'wait' } });
+          const checked = AddMemoryRequestSchema.safeParse(item);
+          if (!checked.success) throw fromZodError(checked.error, 'item');
+          return { index, scope: resolveScope(c, checked.data.space ?? space), source: newSourceFrom(checked.data) };
         } catch (error) {
-          if (!(error instanceof HttpError)) throw error;
-          results.push({ index, ok: false, error: { type: error.type, message: error.message, details: error.details } });
+          if (!(error instanceof DomainError)) throw error;
+          return { index, error };
         }
       });
-      const stored = await db.transaction().execute(async (transaction) => {
-        const rows = [];
-        for (const item of accepted) {
-          rows.push({ index: item.index, source: await insertSource(transaction, item.scope, item.source, config.maxAttempts) });
-        }
-        return rows;
+      // One usage judgement for the whole batch: every item belongs to the same account.
+      const outcomes = await saveBatch(operations, c.get('caller').accountId, parsed);
+      const results: BatchRow[] = outcomes.map((outcome) => {
+        if ('source' in outcome) return { index: outcome.index, ok: true, source: toSourceRecord(outcome.source) };
+        const { type, message, details } = toHttpError(outcome.error);
+        return { index: outcome.index, ok: false, error: { type, message, details } };
       });
-      for (const row of stored) results.push({ index: row.index, ok: true, source: toSourceRecord(row.source) });
-      results.sort((left, right) => left.index - right.index);
-      if (stored.length) deps.onSourceAdded?.();
-      return c.json({ results, added: stored.length, failed: results.length - stored.length }, 202);
+      const added = results.filter((row) => row.ok).length;
+      return c.json({ results, added, failed: results.length - added }, 202);
     },
   );
 
@@ -184,31 +165,8 @@ export function memoryRoutes(deps: AppDeps) {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
       // Marking a memory wrong is never refused; past the plan, only learning the correction waits.
-      const admitted = await admitSave(meterOf(deps), scope.accountId).catch(() => 'wait' as const);
-      const source = await db.transaction().execute(async (transaction) => {
-        const current = await findMemory(transaction, scope, memory_id);
-        if (!current) throw new HttpError('not_found', `No memory ${memory_id} in this space`);
-        const stored = await insertSource(
-          transaction,
-          scope,
-          {
-            kind: 'note',
-            title: `Correction of memory ${memory_id}`,
-            body: input.text,
-            correctsMemoryId: memory_id,
-            tokens: 0,
-            waiting: admitted === 'wait',
-          },
-          config.maxAttempts,
-        );
-        const previous = await markWrong(transaction, scope, memory_id, input.text, stored.id);
-        if (previous === 'wrong') throw new HttpError('conflict', `Memory ${memory_id} is already marked wrong`);
-        return stored;
-      });
-      deps.onSourceAdded?.();
-      const memory = (await findMemory(db, scope, memory_id))!;
-      const fresh = (await findSource(db, scope, source.id)) ?? source;
-      return c.json({ memory: toMemoryRecord(memory), source: toSourceRecord(fresh) }, 200);
+      const { memory, source } = await correct(operations, scope, memory_id, input.text);
+      return c.json({ memory: toMemoryRecord(memory), source: toSourceRecord(source) }, 200);
     },
   );
 
@@ -223,7 +181,7 @@ export function memoryRoutes(deps: AppDeps) {
     async (c) => {
       const { memory_id } = c.req.valid('param');
       const scope = resolveScope(c, c.req.valid('query').space);
-      if (!(await deleteMemory(db, scope, memory_id))) throw new HttpError('not_found', `No memory ${memory_id} in this space`);
+      await forget(operations, scope, memory_id);
       return c.json({ id: memory_id, deleted: true as const }, 200);
     },
   );

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { sql } from 'kysely';
+import { pingQueue, pingStore } from '../../store/readiness.js';
 import type { AppDeps, AppEnv } from '../context.js';
 
 /** Longest a readiness check waits for the store, in milliseconds. */
@@ -36,10 +36,7 @@ export function readinessRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.get('/readyz', async (c) => {
     const stopping = deps.stopping?.() ?? false;
-    const [store, queue] = await Promise.all([
-      check(() => sql`select 1`.execute(deps.db)),
-      check(() => sql`select id from jobs order by run_at, id limit 1`.execute(deps.db)),
-    ]);
+    const [store, queue] = await Promise.all([check(() => pingStore(deps.db)), check(() => pingQueue(deps.db))]);
     const ok = !stopping && store.ok && queue.ok;
     return c.json({ ok, stopping, store, queue }, ok ? 200 : 503);
   });

@@ -9,8 +9,10 @@ import {
 } from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { deleteSource, findSource, listSources, toSourceRecord } from '../../store/source-repository.js';
+import { forgetSource } from '../../operations/memories.js';
+import { findSource, listSources, toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
+import { operationsOf } from '../context.js';
 import { HttpError } from '../errors.js';
 import { errorResponses, jsonResponse, notFoundResponse } from '../openapi.js';
 import { nextCursor } from '../paging.js';
@@ -76,8 +78,7 @@ export function sourceRoutes(deps: AppDeps) {
     async (c) => {
       const { source_id } = c.req.valid('param');
       const scope = resolveScope(c, c.req.valid('query').space);
-      const deleted = await deleteSource(db, scope, source_id);
-      if (deleted === null) throw new HttpError('not_found', `No source ${source_id} in this space`);
+      const deleted = await forgetSource(operationsOf(deps), scope, source_id);
       return c.json({ id: source_id, deleted: true as const, memories_deleted: deleted }, 200);
     },
   );

@@ -9,14 +9,13 @@ import {
 } from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { admitSave } from '../../meter/metering.js';
+import { saveUpload } from '../../operations/save.js';
 import { checkPdf } from '../../read/extract-pdf.js';
-import { storeSourceFile } from '../../read/read-source.js';
 import { sniffFile } from '../../read/sniff.js';
 import { UnreadableError } from '../../read/unreadable.js';
-import { insertSource, toSourceRecord } from '../../store/source-repository.js';
+import { toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
-import { meterOf } from '../context.js';
+import { operationsOf } from '../context.js';
 import { HttpError, invalidField } from '../errors.js';
 import { errorResponses, jsonResponse } from '../openapi.js';
 import { resolveScope } from '../space.js';
@@ -100,7 +99,7 @@ function defaultTitle(name: string): string | null {
 /** POST /v1/memories/file: PDF and Word uploads. */
 export function uploadRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const { db, config } = deps;
+  const { config } = deps;
   // Registered for the OpenAPI document only: the handler below streams the body under its own limit
   // instead of letting a form validator buffer all of it first.
   app.openAPIRegistry.registerPath(uploadRoute);
@@ -145,26 +144,14 @@ export function uploadRoutes(deps: AppDeps) {
         throw error;
       }
     }
-    const admitted = await admitSave(meterOf(deps), scope.accountId);
     // The file's name is only a default title: characters that cannot be stored are dropped, not refused.
     const name = defaultTitle(file.name ?? '');
-    const source = await db.transaction().execute(async (transaction) => {
-      const stored = await insertSource(
-        transaction,
-        scope,
-        {
-          kind: sniffed.kind,
-          title: title?.trim() ? title : name,
-          tokens: 0,
-          waiting: admitted === 'wait',
-          project: project?.trim() || null,
-        },
-        config.maxAttempts,
-      );
-      await storeSourceFile(transaction, stored.account_id, stored.id, bytes);
-      return stored;
-    });
-    deps.onSourceAdded?.();
+    const source = await saveUpload(
+      operationsOf(deps),
+      scope,
+      { kind: sniffed.kind, title: title?.trim() ? title : name, tokens: 0, project: project?.trim() || null },
+      bytes,
+    );
     return c.json({ source: toSourceRecord(source) }, 201);
   });
 

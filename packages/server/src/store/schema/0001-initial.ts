@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /** Accounts, keys, spaces, sources, memories with their links and history, the learning queue, idempotency keys. */
 export const initial: Migration = {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /** Per-key rate counters, monthly usage per space, raw passages of sources waiting to be learned. */
 export const limitsAndUsage: Migration = {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /**
  * What a memory says something about ("omar|lives-in"): a later fact with the same slot

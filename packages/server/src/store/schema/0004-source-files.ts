@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /**
  * An uploaded PDF or Word file waits in `sources.file` until a worker reads its text into

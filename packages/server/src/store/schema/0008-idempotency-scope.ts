@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /**
  * Stored answers of `Idempotency-Key` belong to the key that made them (not the whole account),

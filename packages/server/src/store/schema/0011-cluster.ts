@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /**
  * Running as many processes: a job's lease has an end that its worker pushes on while it

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /**
  * What `engram restore` gave a record whose id was already taken in this store (ids are

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /** Tokens the optional model was sent and gave back, counted per space and month like learning. */
 export const modelUsage: Migration = {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../database.js';
-import type { Migration } from '../migrations.js';
+import type { Migration } from './migration.js';
 
 /** The tables whose rows are each account's own, and so can be spread by account over many machines (docs/deploy.md, Citus). */
 const OWN_ROWS = ['state_items', 'intentions', 'lessons', 'episodes', 'health_runs', 'request_log'] as const;

@@ -1,4 +1,3 @@
-import type { Migration } from '../migrations.js';
 import { initial } from './0001-initial.js';
 import { limitsAndUsage } from './0002-limits-and-usage.js';
 import { memorySlots } from './0003-memory-slots.js';
@@ -14,6 +13,7 @@ import { restoredIds } from './0012-restored-ids.js';
 import { modelUsage } from './0013-model-usage.js';
 import { requestLog } from './0014-request-log.js';
 import { accountKeys } from './0015-account-keys.js';
+import type { Migration } from './migration.js';
 
 /** Every migration, in order. Each lives in its own numbered file. */
 export const migrations: Migration[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMessages } from './read-messages.js';
+import { readMessages } from './messages.js';
 
 describe('readMessages', () => {
   it('reads strings, blocks and parts, and keeps only text', () => {

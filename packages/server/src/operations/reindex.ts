@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
-import type { LearnableSource } from '../learn/facts-of.js';
 import { factsOf } from '../learn/facts-of.js';
 import type { LearnFacts } from '../learn/pool.js';
 import type { Db } from '../store/database.js';
 import { reindexFacts } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { toStore } from './learn-source.js';
+import { finishedSourcesAfter } from '../store/source-repository.js';
+import { spaceNames } from '../store/space-repository.js';
+import { toStore } from './index-document.js';
 
 /** Sources read per page while indexing a space again. */
 const PAGE = 100;
@@ -21,14 +21,11 @@ export async function reindexSpace(db: Db, scope: Scope, learn: LearnFacts = fac
   let sources = 0;
   let memories = 0;
   for (let after = ''; ; ) {
-    const { rows } = await sql<LearnableSource & { id: string }>`
-      select s.id, s.kind, coalesce(f.text, s.body) as body, s.messages, s.written_at
-      from sources s left join files f on f.account_id = s.account_id and f.source_id = s.id
-      where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.status = 'finished' and s.id > ${after}
-      order by s.id limit ${PAGE}`.execute(db);
+    const rows = await finishedSourcesAfter(db, scope, after, PAGE);
     for (const source of rows) {
       const { facts } = await learn(source);
-      memories += await db.transaction().execute((transaction) => reindexFacts(transaction, scope, source.id, facts.map(toStore)));
+      const documents = facts.map(toStore);
+      memories += await db.transaction().execute((transaction) => reindexFacts(transaction, scope, source.id, documents));
       sources += 1;
     }
     if (rows.length < PAGE) break;
@@ -38,7 +35,6 @@ export async function reindexSpace(db: Db, scope: Scope, learn: LearnFacts = fac
 }
 
 /** The spaces of an account, by name ('' is the owner's own). */
-export async function spacesOf(db: Db, accountId: number): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from spaces where account_id = ${accountId} order by name`.execute(db);
-  return rows.map((row) => row.name);
+export function spacesOf(db: Db, accountId: number): Promise<string[]> {
+  return spaceNames(db, accountId);
 }

@@ -1,4 +1,19 @@
-import type { MessageInput, ReadMessage } from './types.js';
+/** One message as the API receives it (content may be a string, an array of blocks {type:'text', text} / {type:'image',...}, or parts {type:'text', text}). */
+export interface MessageInput {
+  role: string;
+  content: unknown;
+  name?: string | null;
+  at?: string | null;
+}
+
+/** A message after reading: only text kept. */
+export interface ReadMessage {
+  index: number;
+  role: 'user' | 'assistant' | 'tool';
+  name: string | null;
+  at: Date | null;
+  text: string;
+}
 
 /** Roles whose words are never learned: they are instructions to the model, not things anyone said. */
 const skippedRoles = new Set(['system', 'developer']);

@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
-import { countTextTokens } from './tokens.js';
+import { countTextTokens } from './token-count.js';
 
 describe('countTextTokens', () => {
   it('counts ordinary text exactly as the tokenizer does', () => {

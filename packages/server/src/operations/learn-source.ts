@@ -1,43 +1,39 @@
-import { sql } from 'kysely';
 import { learnStructures } from '../brief/learn-structures.js';
 import { storeStructures } from '../brief/store-structures.js';
+import type { Job } from '../jobs/queue.js';
+import { completeJob, failJobNow, jobStands } from '../jobs/queue.js';
 import type { SourceFacts } from '../learn/facts-of.js';
 import { factsOf } from '../learn/facts-of.js';
-import type { LearnedFact } from '../learn/index.js';
 import { factFingerprint } from '../learn/index.js';
 import type { LearnFacts } from '../learn/pool.js';
+import type { MeterContext } from '../meter/metering.js';
+import { currentUsage } from '../meter/metering.js';
+import { billedTokens, canLearn, periodOf } from '../meter/usage.js';
 import { learnWithModel } from '../model/learn-with-model.js';
 import type { Model, ModelUsage } from '../model/model-client.js';
 import type { Parsers, ReadOptions } from '../read/read-source.js';
-import { readSourceText } from '../read/read-source.js';
+import { needsReading, readOptionsFrom, readSourceText } from '../read/read-source.js';
+import { UnreadableError } from '../read/unreadable.js';
 import { recall } from '../recall/search.js';
 import type { Db } from '../store/database.js';
-import { applyFileLabels } from '../store/file-repository.js';
-import type { FactToStore } from '../store/memory-repository.js';
-import { findMemory, slotsForUpdates, storeFacts } from '../store/memory-repository.js';
+import { applyFileLabels, fileProject } from '../store/file-repository.js';
+import { findMemory, recordCorrection, slotsForUpdates, storeFacts } from '../store/memory-repository.js';
+import { deleteRawPassages, storeRawPassages } from '../store/passage-repository.js';
 import type { Scope } from '../store/scope.js';
-import { loadSourceContent } from '../store/source-repository.js';
-import type { Job } from './queue.js';
-import { completeJob } from './queue.js';
+import type { SourceRow } from '../store/source-repository.js';
+import {
+  dropSourceFile,
+  finishSource,
+  keepReadText,
+  learnedTokens,
+  loadSourceContent,
+  markSourceWaiting,
+  sourceFile,
+} from '../store/source-repository.js';
+import { addLearnedTokens, addModelTokens } from '../store/usage-repository.js';
+import { indexDocumentOf, toStore } from './index-document.js';
 
-/** A learned fact as the store keeps it (with its fingerprint). */
-export function toStore(fact: LearnedFact): FactToStore {
-  return {
-    text: fact.text,
-    kind: fact.kind,
-    about: fact.about,
-    date: fact.date,
-    fingerprint: factFingerprint(fact.text),
-    sentence: fact.sentence,
-    context: fact.context,
-    before: fact.before,
-    slot: fact.slot,
-    reported: fact.reported,
-    nameTypes: fact.nameTypes,
-    lasting: fact.lasting,
-    owner: fact.owner,
-  };
-}
+export { toStore } from './index-document.js';
 
 /** Facts stored per transaction when a source is large. */
 const STORE_BATCH = 200;
@@ -63,6 +59,28 @@ async function nearestMemories(db: Db, scope: Scope, text: string) {
 }
 
 /**
+ * Reads a page or an uploaded file into the source's body, once (its bytes are dropped), and
+ * keeps a title it gives itself when the caller gave none; other sources pass through. Null
+ * when it cannot be read: the source has then failed with `error: {type: "unreadable"}` and
+ * its job is gone. A failure that a later try may fix (a reset connection, a 5xx) is thrown,
+ * so the job backs off and runs again, and fails as unreadable on its last attempt.
+ */
+async function readText(db: Db, job: Job, source: SourceRow, options: LearnSourceOptions): Promise<SourceRow | null> {
+  if (!needsReading(source)) return source;
+  try {
+    const read = await readSourceText(source, () => sourceFile(db, source.account_id, source.id), options.read, options.parsers);
+    await keepReadText(db, source.account_id, source.id, read);
+    return { ...source, ...read };
+  } catch (error) {
+    if (!(error instanceof UnreadableError)) throw error;
+    if (!error.permanent && job.attempts < job.maxAttempts) throw error;
+    await failJobNow(db, job, { type: 'unreadable', message: error.message.slice(0, 1_000) });
+    await dropSourceFile(db, source.account_id, source.id);
+    return null;
+  }
+}
+
+/**
  * Learns one source: reads it, writes its facts, and finishes the source and its job in
  * one transaction, so that a crash either keeps all of it or none (and the job runs again).
  */
@@ -71,19 +89,14 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   const loaded = await loadSourceContent(db, scope, job.sourceId);
   if (!loaded) {
     // Deleted meanwhile. Its job went with it, unless the queue keeps no foreign key to the sources (docs/citus.sql).
-    await sql`delete from jobs where id = ${job.id}`.execute(db);
+    await completeJob(db, job);
     return false;
   }
   // Read the source's text: a page is fetched and a PDF or Word file opened, once, into its body.
-  const source = await readSourceText(db, job, loaded, options.read, options.parsers);
+  const source = await readText(db, job, loaded, options);
   if (!source) return false; // unreadable: the source has failed and its job is gone
   // A file belongs to the project its `project` label names, unless the save named one.
-  if (source.kind === 'file' && !source.project) {
-    const { rows } = await sql<{ project: string | null }>`
-      select labels->>'project' as project from files
-      where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${source.id}`.execute(db);
-    source.project = rows[0]?.project ?? null;
-  }
+  if (source.kind === 'file' && !source.project) source.project = await fileProject(db, scope, source.id);
   const offline = options.learn ?? factsOf;
   let read: SourceFacts;
   if (options.model) {
@@ -100,6 +113,7 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
     scope,
     read.facts.flatMap((fact) => (fact.replaces === undefined ? [] : [fact.replaces])),
   );
+  // Each fact's index document is worked out here, before any transaction opens.
   let facts = read.facts.map((fact) =>
     toStore(fact.replaces === undefined ? fact : { ...fact, slot: updated.get(fact.replaces) ?? fact.slot }),
   );
@@ -109,14 +123,16 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
     // A correction always yields what is right, even when it is too short to read as a sentence.
     if (!facts.length && source.body?.trim()) {
       const text = source.body.trim();
+      const about = corrected?.about ?? [];
       facts = [
         {
           text,
           kind: corrected?.kind ?? 'detail',
-          about: corrected?.about ?? [],
+          about,
           date: source.written_at.toISOString().slice(0, 10),
           fingerprint: factFingerprint(text),
           sentence: { text, messageIndex: null, start: source.body.indexOf(text), end: source.body.indexOf(text) + text.length },
+          index: indexDocumentOf(text, about),
         },
       ];
     }
@@ -141,37 +157,46 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
     if (read.structures) await storeStructures(transaction, scope, source.id, read.structures);
     // A file's memories carry its labels, which recall can filter on.
     if (source.kind === 'file') await applyFileLabels(transaction, scope.accountId, source.id);
-    if (corrected) {
-      for (const memoryId of created) {
-        await sql`insert into memory_events (account_id, memory_id, event, other_memory_id) values (${scope.accountId}, ${memoryId}, 'replaces', ${corrected.id})`.execute(
-          transaction,
-        );
-        await sql`insert into memory_events (account_id, memory_id, event, other_memory_id) values (${scope.accountId}, ${corrected.id}, 'replaced', ${memoryId})`.execute(
-          transaction,
-        );
-      }
-    }
-    await sql`
-      update sources set status = 'finished', error = null, learned_at = now(), tokens = ${read.tokens}
-      where account_id = ${job.accountId} and id = ${source.id}`.execute(transaction);
+    if (corrected) await recordCorrection(transaction, scope, corrected.id, created);
+    await finishSource(transaction, scope.accountId, source.id, read.tokens);
     await completeJob(transaction, job);
     return true;
   });
 }
 
 /**
- * Whether the job still stands, holding its source until the transaction ends. A file
- * rewritten or a source deleted while its text was being learned has lost this job (the
- * rewrite queued a new one): what the old text taught is then not stored, and the rewrite,
- * which locks the same source row, either waits for this batch and sees its memories, or
- * goes first and this batch stores nothing. A job whose lease ran out and was taken over by
- * another worker no longer stands for this one either.
+ * The learning job's handler (what every worker runs, in `engram serve` and `engram worker`):
+ * learns a claimed job's source when the plan allows, and counts its tokens (at least 100 a
+ * save). When it does not, the source waits: its text stays searchable as raw passages and it
+ * is queued again when a new period (or extra learning) allows.
  */
-async function jobStands(transaction: Db, job: Job): Promise<boolean> {
-  // Two statements, each on one table: the queue may live apart from the sources (docs/deploy.md, Citus).
-  const { rows: held } = await sql`select 1 from jobs where id = ${job.id} and locked_by = ${job.lockedBy}`.execute(transaction);
-  if (!held.length) return false;
-  const { rows } = await sql`
-    select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for share`.execute(transaction);
-  return rows.length > 0;
+export async function learnMetered(context: MeterContext, job: Job): Promise<void> {
+  const { db } = context;
+  const scope: Scope = { accountId: job.accountId, space: job.space };
+  const usage = await currentUsage(context, job.accountId);
+  if (!canLearn(usage.state)) {
+    await db.transaction().execute(async (transaction) => {
+      const source = await loadSourceContent(transaction, scope, job.sourceId);
+      await completeJob(transaction, job);
+      if (!source) return;
+      await markSourceWaiting(transaction, scope.accountId, source.id);
+      await deleteRawPassages(transaction, scope, source.id);
+      await storeRawPassages(transaction, scope, source, source.written_at);
+    });
+    return;
+  }
+  await db.transaction().execute((transaction) => deleteRawPassages(transaction, scope, job.sourceId));
+  // A job that lost its source to a rewrite or a delete is not billed: the rewrite's job is.
+  const options = {
+    read: readOptionsFrom(context.config),
+    learn: context.learn,
+    parsers: context.parsers,
+    model: context.model,
+    countModel: (usage: ModelUsage) => addModelTokens(db, scope, periodOf(context.now()).start, usage),
+  };
+  if (!(await learnSource(db, job, options))) return;
+  const learned = await learnedTokens(db, job.accountId, job.sourceId);
+  if (learned?.status === 'finished') {
+    await addLearnedTokens(db, scope, periodOf(context.now()).start, billedTokens(learned.tokens));
+  }
 }

@@ -1,0 +1,21 @@
+/** Who is calling, as the auth middleware found it. */
+export interface Caller {
+  accountId: number;
+  keyId: number;
+  /** The one space a limited key reaches; null for an account key. */
+  limitedTo: string | null;
+  /** The key's own requests a minute (limited keys); null means the account default. */
+  rpm: number | null;
+}
+
+/** Hono's environment for Engram's app. */
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    caller: Caller;
+    /** The space the call was resolved to, once known. */
+    space: string;
+    /** The error type of a failed call, for the request log. */
+    errorType: string;
+  };
+}

@@ -1,0 +1,68 @@
+import type { KindFilter, Labels } from '@engram/protocol';
+import { periodOf } from '../meter/usage.js';
+import { answerWithModel } from '../model/answer-with-model.js';
+import { ModelError } from '../model/model-client.js';
+import { answerOffline } from '../recall/ask.js';
+import type { Recalled, RecallResult } from '../recall/search.js';
+import { recall } from '../recall/search.js';
+import type { Scope } from '../store/scope.js';
+import { addAnswer, addModelTokens } from '../store/usage-repository.js';
+import type { OperationContext } from './context.js';
+
+/** What a question is asked with: which memories may answer it. */
+export interface RecallFilter {
+  limit: number;
+  kind: KindFilter;
+  labels?: Labels;
+}
+
+/** Ranks every memory matching a query (counts cover them all); it judges nothing known or not. */
+export function search(context: OperationContext, scope: Scope, query: string, filter: RecallFilter): Promise<RecallResult> {
+  return recall(context.db, scope, query, { ...filter, judge: false, now: context.now() });
+}
+
+/** The memories that bear on a question (none when nothing known does), counted as one answer of the plan. */
+export async function contextFor(context: OperationContext, scope: Scope, question: string, filter: RecallFilter): Promise<RecallResult> {
+  const found = await recall(context.db, scope, question, { ...filter, now: context.now() });
+  await addAnswer(context.db, scope, periodOf(context.now()).start);
+  return found;
+}
+
+/** A short written answer and the memories it came from. */
+export interface Answer {
+  answer: string | null;
+  message: string;
+  clash: boolean;
+  memories: Recalled[];
+}
+
+/**
+ * Answers a question from the memory alone: the model writes the answer from the best memories
+ * when there is one (its tokens are counted), the offline answer otherwise or when the model
+ * fails (`onModelFailure` hears why). Counted as one answer of the plan.
+ */
+export async function ask(
+  context: OperationContext,
+  scope: Scope,
+  question: string,
+  labels: Labels | undefined,
+  onModelFailure: (reason: string) => void = () => {},
+): Promise<Answer> {
+  const now = context.now();
+  const found = await recall(context.db, scope, question, { limit: 12, kind: 'all', labels, now });
+  await addAnswer(context.db, scope, periodOf(now).start);
+  // With a model, it writes the answer from these memories alone; ask judges "known or not" as context does.
+  if (context.model && !found.empty && found.memories.length) {
+    try {
+      const written = await answerWithModel(context.model, question, found.memories, now);
+      await addModelTokens(context.db, scope, periodOf(now).start, written.usage);
+      const { answer, message, clash } = written;
+      return { answer, message, clash, memories: written.used };
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      await addModelTokens(context.db, scope, periodOf(now).start, error.usage);
+      onModelFailure(error.reason);
+    }
+  }
+  return { ...answerOffline(found.memories, found.empty, question), memories: found.memories };
+}
