@@ -13,6 +13,7 @@ import { cluster } from './0011-cluster.js';
 import { restoredIds } from './0012-restored-ids.js';
 import { modelUsage } from './0013-model-usage.js';
 import { requestLog } from './0014-request-log.js';
+import { memoryChanges } from './0015-memory-changes.js';
 
 /** Every migration, in order. Each lives in its own numbered file. */
 export const migrations: Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   restoredIds,
   modelUsage,
   requestLog,
+  memoryChanges,
 ];
