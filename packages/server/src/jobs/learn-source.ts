@@ -40,7 +40,7 @@ export function toStore(fact: LearnedFact): FactToStore {
 }
 
 /** Facts stored per transaction when a source is large. */
-const STORE_BATCH = 200;
+const STORE_BATCH = 100;
 
 /** How a worker learns sources. */
 export interface LearnSourceOptions {

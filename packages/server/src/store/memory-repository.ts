@@ -112,12 +112,16 @@ export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit
   return rows;
 }
 
-/** Where the memory `id` stands in the listing's order; when it is gone, where the nearest earlier one of the scope stands. */
+/**
+ * Where the memory `id` stands in the listing's order (the page after it starts below it); when
+ * it is gone, it stood at the time of the nearest earlier memory of the scope (memories are
+ * numbered as they are stored), so the page after it starts with that memory.
+ */
 const memoryAnchor = (scope: Scope, id: number) => sql`
-  select a.created_at, a.id from (
-    (select k.created_at, k.id from memories k where k.id = ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
+  select a.created_at, ${id}::int from (
+    (select k.created_at from memories k where k.id = ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
     union all
-    (select k.created_at, k.id from memories k where k.id < ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space}
+    (select k.created_at from memories k where k.id < ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space}
       order by k.id desc limit 1)
   ) a limit 1`;
 

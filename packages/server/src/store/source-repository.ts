@@ -139,29 +139,37 @@ export async function listSources(
   limit: number,
   start: PageStart,
 ): Promise<{ rows: (SourceRow & { seq: number })[]; total: number; more: boolean }> {
+  const inScope = sql`s.account_id = ${scope.accountId} and s.space = ${scope.space}`;
+  const order = sql`order by s.created_at desc, s.id desc`;
+  const page =
+    'after' in start
+      ? sql`
+        with anchor as (${anchor(scope, start.after)}),
+        page as (
+          (select s.id from sources s, anchor a where ${inScope} and (s.created_at, s.id) < (a.created_at, a.id) ${order} limit ${limit + 1})
+          union all
+          (select s.id from sources s, anchor a where ${inScope} and a.inclusive and s.id = a.id))`
+      : sql`with page as (select s.id from sources s where ${inScope} ${order} limit ${limit + 1} offset ${start.offset})`;
   const { rows } = await sql<SourceRow & { seq: number }>`
-    with page as (
-      select s.id from sources s
-      where s.account_id = ${scope.accountId} and s.space = ${scope.space}
-        and ${'after' in start ? sql`(s.created_at, s.id) < (${anchor(scope, start.after)})` : sql`true`}
-      order by s.created_at desc, s.id desc limit ${limit + 1} offset ${'offset' in start ? start.offset : 0})
-    select ${sourceColumns}, s.seq from sources s join page on page.id = s.id
-    order by s.created_at desc, s.id desc`.execute(db);
+    ${page}
+    select ${sourceColumns}, s.seq from sources s join page on page.id = s.id ${order} limit ${limit + 1}`.execute(db);
   const count = await sql<{ total: number }>`
     select count(*)::int as total from sources where account_id = ${scope.accountId} and space = ${scope.space}`.execute(db);
   return { rows: rows.slice(0, limit), total: count.rows[0]!.total, more: rows.length > limit };
 }
 
 /**
- * Where the source with sequence number `seq` stands in the listing's order; when it is gone,
- * where the nearest earlier one of the scope stands (sources are numbered as they are saved).
+ * Where the source with sequence number `seq` stands in the listing's order (the page after it
+ * starts below it); when it is gone, the nearest earlier source of the scope (sources are
+ * numbered as they are saved), which the page after it includes.
  */
 const anchor = (scope: Scope, seq: number) => sql`
-  select a.created_at, a.id from (
-    (select k.created_at, k.id from sources k where k.seq = ${seq} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
+  select a.created_at, a.id, a.inclusive from (
+    (select k.created_at, k.id, false as inclusive from sources k
+      where k.seq = ${seq} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
     union all
-    (select k.created_at, k.id from sources k where k.seq < ${seq} and k.account_id = ${scope.accountId} and k.space = ${scope.space}
-      order by k.seq desc limit 1)
+    (select k.created_at, k.id, true as inclusive from sources k
+      where k.seq < ${seq} and k.account_id = ${scope.accountId} and k.space = ${scope.space} order by k.seq desc limit 1)
   ) a limit 1`;
 
 /**
