@@ -53,6 +53,9 @@ interface Posting {
   length: number;
 }
 
+/** Above this many memories holding a question's words, only its rarer words bring memories in (see `bringers`). */
+const MAX_CANDIDATES = 5_000;
+
 /** Memories a copy may hold removed (their postings not yet dropped) before it is rebuilt whole. */
 const MAX_REMOVED_SHARE = 0.25;
 
@@ -163,35 +166,44 @@ export class SpaceIndex {
     const bringing = options.lexemes.filter((lexeme) => !options.scoreOnly?.has(lexeme));
     const counted = bringing.length ? options.lexemes.filter((lexeme) => options.scoreOnly?.has(lexeme)) : [];
     const counts = new Map(counted.map((lexeme) => [lexeme, this.count(this.postings.get(lexeme))]));
-    const found = new Set<number>();
-    for (const lexeme of bringing.length ? bringing : options.lexemes) {
+    // Flat typed arrays, not a Set and a Map of arrays: a common word brings in tens of thousands
+    // of memories in a large space. `hitOf[position]` is 1 + the memory's place among the hits,
+    // or -1 when it was looked at and left out (removed, another kind, other labels).
+    const hitOf = new Int32Array(this.memories.length);
+    const found: number[] = [];
+    for (const lexeme of this.bringers(bringing.length ? bringing : options.lexemes, counts)) {
       const posting = this.postings.get(lexeme);
       if (!posting) continue;
       const factOnly = options.factOnly?.has(lexeme) ?? false;
       for (let index = 0; index < posting.length; index++) {
-        if (!factOnly || posting.levels[index] === 3) found.add(posting.memories[index]!);
+        if (factOnly && posting.levels[index] !== 3) continue;
+        const position = posting.memories[index]!;
+        if (hitOf[position] !== 0) continue;
+        const memory = this.memories[position];
+        if (
+          !memory ||
+          (options.kind !== 'all' && memory.kind !== options.kind) ||
+          (labels && !labels.every(([name, value]) => memory.labels[name] === value))
+        ) {
+          hitOf[position] = -1;
+          continue;
+        }
+        hitOf[position] = found.push(position);
       }
     }
-    const levels = new Map<number, number[]>();
-    for (const position of found) {
-      const memory = this.memories[position];
-      if (!memory) continue;
-      if (options.kind !== 'all' && memory.kind !== options.kind) continue;
-      if (labels && !labels.every(([name, value]) => memory.labels[name] === value)) continue;
-      levels.set(position, new Array<number>(options.lexemes.length).fill(0));
-    }
+    const width = options.lexemes.length;
+    const levels = new Uint8Array(found.length * width);
     options.lexemes.forEach((lexeme, lexemeIndex) => {
       const posting = this.postings.get(lexeme);
       if (!posting) return;
       for (let index = 0; index < posting.length; index++) {
-        const row = levels.get(posting.memories[index]!);
-        if (row) row[lexemeIndex] = posting.levels[index]!;
+        const place = hitOf[posting.memories[index]!]!;
+        if (place > 0) levels[(place - 1) * width + lexemeIndex] = posting.levels[index]!;
       }
     });
-    const hits: LexemeHit[] = [];
-    for (const [position, matched] of levels) {
+    const hits: LexemeHit[] = found.map((position, place) => {
       const memory = this.memories[position]!;
-      hits.push({
+      return {
         id: memory.id,
         kind: memory.kind,
         about: memory.about,
@@ -201,11 +213,38 @@ export class SpaceIndex {
         slot: memory.slot,
         dated: memory.dated,
         reported: memory.reported,
-        levels: matched,
-      });
-    }
+        levels: Array.from(levels.subarray(place * width, (place + 1) * width)),
+      };
+    });
     hits.sort((left, right) => left.id - right.id);
     return { hits, total: hits.length ? this.size : 0, counts };
+  }
+
+  /**
+   * The lexemes that bring memories in. In a large space a question's common words hold tens
+   * of thousands of memories each, and scoring them all costs more than the rest of recall: when
+   * the lexemes hold more than MAX_CANDIDATES memories in all, the rarer ones bring memories in
+   * (at least the rarest) and the more common ones only score what those brought, like names;
+   * their counts are given (`counts`), so they weigh exactly as rare as they are. A memory
+   * sharing only a question's most common words is then not found, which in a space this large
+   * is one of thousands that rank low. Smaller spaces, and questions with rarer words, are
+   * searched in full, exactly as the store's own search.
+   */
+  private bringers(lexemes: string[], counts: Map<string, number>): string[] {
+    const sizes = lexemes.map((lexeme) => this.postings.get(lexeme)?.length ?? 0);
+    if (sizes.reduce((sum, size) => sum + size, 0) <= MAX_CANDIDATES) return lexemes;
+    const rarestFirst = lexemes.map((lexeme, index) => ({ lexeme, size: sizes[index]! })).sort((left, right) => left.size - right.size);
+    const bringing: string[] = [];
+    let held = 0;
+    for (const { lexeme, size } of rarestFirst) {
+      if (bringing.length && held + size > MAX_CANDIDATES) {
+        counts.set(lexeme, this.count(this.postings.get(lexeme)));
+        continue;
+      }
+      bringing.push(lexeme);
+      held += size;
+    }
+    return bringing;
   }
 
   /**
