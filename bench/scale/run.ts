@@ -155,6 +155,22 @@ async function stopEngram(engram: Engram): Promise<void> {
 }
 
 async function call(engram: Engram, method: string, path: string, space: string, body?: unknown): Promise<{ status: number; json: any }> {
+  try {
+    return await callOnce(engram, method, path, space, body);
+  } catch (error) {
+    // A kept-alive connection the server closed after a long fill: once more, on a new one.
+    if (!(error instanceof TypeError)) throw error;
+    return callOnce(engram, method, path, space, body);
+  }
+}
+
+async function callOnce(
+  engram: Engram,
+  method: string,
+  path: string,
+  space: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const response = await fetch(`${engram.server.url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${KEY}`, 'X-Memory-Space': space, 'Content-Type': 'application/json' },

@@ -102,11 +102,18 @@ export async function countMemories(db: Db, scope: Scope): Promise<Counts> {
  */
 export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit: number, start: PageStart): Promise<MemoryRow[]> {
   const { rows } = await sql<MemoryRow>`
-    with page as (
-      select m.id from memories m
-      where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)}
-        and ${'after' in start ? sql`(m.created_at, m.id) < (${memoryAnchor(scope, start.after)})` : sql`true`}
-      order by m.created_at desc, m.id desc limit ${limit + 1} offset ${'offset' in start ? start.offset : 0})
+    with page as (${
+      'after' in start
+        ? sql`
+          select p.id from (${memoryAnchor(scope, start.after)}) a (created_at, id) cross join lateral (
+            select m.id from memories m
+            where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)} and (m.created_at, m.id) < (a.created_at, a.id)
+            order by m.created_at desc, m.id desc limit ${limit + 1}) p`
+        : sql`
+          select m.id from memories m
+          where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)}
+          order by m.created_at desc, m.id desc limit ${limit + 1} offset ${start.offset}`
+    })
     select ${memoryColumns} from memories m join page on page.id = m.id join sources s on s.id = m.source_id
     order by m.created_at desc, m.id desc`.execute(db);
   return rows;

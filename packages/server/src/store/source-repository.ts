@@ -146,7 +146,8 @@ export async function listSources(
       ? sql`
         with anchor as (${anchor(scope, start.after)}),
         page as (
-          (select s.id from sources s, anchor a where ${inScope} and (s.created_at, s.id) < (a.created_at, a.id) ${order} limit ${limit + 1})
+          (select p.id from anchor a cross join lateral (
+            select s.id, s.created_at from sources s where ${inScope} and (s.created_at, s.id) < (a.created_at, a.id) ${order} limit ${limit + 1}) p)
           union all
           (select s.id from sources s, anchor a where ${inScope} and a.inclusive and s.id = a.id))`
       : sql`with page as (select s.id from sources s where ${inScope} ${order} limit ${limit + 1} offset ${start.offset})`;
