@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { call, freshSpace, saveAndLearn } from './helpers.js';
+import { call, freshSpace, type Reply, saveAndLearn } from './helpers.js';
 
 /** Every page of a listing from the first, following `next`; the ids of each page. */
 async function pages(path: string, key: 'sources' | 'memories', space: string, limit: number): Promise<(string | number)[][]> {
   const found: (string | number)[][] = [];
   let cursor: number | undefined = 0;
   while (cursor !== undefined) {
-    const reply = await call('GET', `${path}?limit=${limit}&cursor=${cursor}`, { space });
+    const reply: Reply = await call('GET', `${path}?limit=${limit}&cursor=${cursor}`, { space });
     expect(reply.status).toBe(200);
     found.push(reply.body[key].map((row: { id: string | number }) => row.id));
     if (reply.body.next !== undefined) expect(reply.body.next).toBeGreaterThan(cursor);
