@@ -4,8 +4,10 @@
  *
  *   npm run bench:scale                                   # both stores, 1k, 10k and 100k memories
  *   npm run bench:scale -- --sizes 1k,10k --stores pglite  # a quick run
+ *   npm run bench:scale -- --queries 30 --notes 50 --load-notes 200  # fewer samples (a busy machine)
  *   npm run bench:scale -- --many                         # also 1,000 spaces of 100
  *   npm run bench:scale -- --svg docs/scale.svg           # write the growth plot
+ *   npm run bench:scale -- --plot a.json,b.json --svg docs/scale.svg   # the plot from earlier runs' --json
  *
  * Each store gets a real Engram started in this process on a free port (a fresh data
  * directory, or a fresh PostgreSQL database at ENGRAM_TEST_DATABASE_URL's server). A space is
@@ -40,15 +42,20 @@ const { values } = parseArgs({
     stores: { type: 'string', default: 'pglite,postgres' },
     queries: { type: 'string', default: '150' },
     notes: { type: 'string', default: '300' },
+    /** Notes being learned while 32 callers search and save. */
+    'load-notes': { type: 'string', default: '1000' },
     many: { type: 'boolean', default: false },
     svg: { type: 'string' },
     json: { type: 'string' },
+    /** Draw the SVG (--svg) from the --json files of earlier runs (comma-separated), measuring nothing. */
+    plot: { type: 'string' },
   },
 });
 const SIZES = values.sizes.split(',').map((size) => Number(size.replace(/k$/i, '000')));
 const STORES = values.stores.split(',') as ('pglite' | 'postgres')[];
 const QUERIES = Number(values.queries);
 const NOTES = Number(values.notes);
+const LOAD_NOTES = Number(values['load-notes']);
 const ADMIN_URL = process.env.ENGRAM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
 
@@ -332,8 +339,8 @@ async function saveFigures(engram: Engram, space: string) {
 
 /** 32 callers searching and saving into 50 spaces while a batch of notes is being learned. */
 async function underLoad(engram: Engram, space: string) {
-  for (let start = 0; start < 1_000; start += 100) {
-    const items = Array.from({ length: 100 }, (_, index) => ({ text: note(start + index + 20_000) }));
+  for (let start = 0; start < LOAD_NOTES; start += 100) {
+    const items = Array.from({ length: Math.min(100, LOAD_NOTES - start) }, (_, index) => ({ text: note(start + index + 20_000) }));
     await call(engram, 'POST', '/v1/memories/batch', `${space}-learning`, { items });
   }
   const recall: number[] = [];
@@ -360,6 +367,12 @@ async function underLoad(engram: Engram, space: string) {
 
 // ---- the run ------------------------------------------------------------------------------
 const results: Record<string, { sizes: SizeFigures[]; extra: Record<string, unknown> }> = {};
+if (values.plot) {
+  const { readFile } = await import('node:fs/promises');
+  for (const file of values.plot.split(',')) Object.assign(results, JSON.parse(await readFile(file, 'utf8')));
+  if (values.svg) await writeFile(values.svg, plot(results));
+  process.exit(0);
+}
 console.log(`# Engram scale run (${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}; ${QUERIES} queries a figure, ms)`);
 for (const kind of STORES) {
   const engram = await startEngram(kind);
@@ -387,9 +400,13 @@ for (const kind of STORES) {
         rssMb: process.memoryUsage().rss / 1_048_576,
       });
       filled = await currentMemories(engram, 'scale');
+      // Each size's figures as soon as they are measured, in case a long run is cut short.
+      process.stderr.write(`[${kind}] ${JSON.stringify(figures.at(-1))}\n`);
     }
     extra.saves = await saveFigures(engram, 'saves');
+    process.stderr.write(`[${kind}] saves ${JSON.stringify(extra.saves)}\n`);
     extra.underLoad = await underLoad(engram, 'load');
+    process.stderr.write(`[${kind}] under load ${JSON.stringify(extra.underLoad)}\n`);
     if (values.many) {
       process.stderr.write(`[${kind}] filling 1,000 spaces of 100…\n`);
       for (let index = 0; index < 1_000; index++) await fill(engram, `many-${index}`, 0, 100);
@@ -400,6 +417,7 @@ for (const kind of STORES) {
       extra.manySpaces = percentiles(samples);
     }
     extra.rssEndMb = process.memoryUsage().rss / 1_048_576;
+    if (values.json) await writeFile(values.json, JSON.stringify(results, null, 2));
   } finally {
     await stopEngram(engram);
   }
