@@ -129,6 +129,8 @@ async function startEngram(kind: 'pglite' | 'postgres'): Promise<Engram> {
     ENGRAM_BOOTSTRAP_KEY: KEY,
     ENGRAM_ACCOUNT_RPM: '1000000',
     ENGRAM_POLL_MS: '20',
+    // Room for the copy of a space of 100k memories and what is learned into it.
+    ENGRAM_RECALL_CACHE_MEMORIES: '200000',
   };
   let dataDir: string | undefined;
   let database: string | undefined;

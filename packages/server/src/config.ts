@@ -130,7 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     urlMaxRedirects: integer(env, 'ENGRAM_URL_MAX_REDIRECTS', 5, 0, 20),
     uploadMaxBytes: integer(env, 'ENGRAM_UPLOAD_MAX_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     corsOrigins: env.ENGRAM_CORS_ORIGINS?.trim() || '*',
-    recallCacheMemories: integer(env, 'ENGRAM_RECALL_CACHE_MEMORIES', 200_000, 0, 100_000_000),
+    recallCacheMemories: integer(env, 'ENGRAM_RECALL_CACHE_MEMORIES', 100_000, 0, 100_000_000),
     learnerThreads: integer(env, 'ENGRAM_LEARNER_THREADS', 1, 0, 64),
     healthTime: timeOfDay(env, 'ENGRAM_HEALTH_TIME', '03:00'),
     healthTimeZone: timeZone(env, 'ENGRAM_HEALTH_TZ', 'UTC'),

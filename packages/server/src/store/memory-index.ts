@@ -317,7 +317,7 @@ export function parseTsvector(text: string): { levels: Map<string, number>; weig
 /** Spaces with more current memories than this are searched in the store only. */
 const MAX_SPACE = 1_000_000;
 /** At most this many memories are held over all copies by default (ENGRAM_RECALL_CACHE_MEMORIES); the least recently used copies go first. */
-const MAX_HELD = 200_000;
+const MAX_HELD = 100_000;
 /** A copy that cannot be brought up to date is rebuilt at most this often per space. */
 const REBUILD_MS = 2_000;
 /** A copy is brought up to date by the memories changed since its version when there are at most this many. */
