@@ -31,9 +31,10 @@ alter table health_runs alter column id type bigint;
 -- transaction (the repositories do it), and a job whose source is gone finishes without work.
 alter table jobs drop constraint jobs_account_id_source_id_fkey;
 
--- The recall cache's version of a space is bumped by statement triggers with transition tables,
--- which distributed tables do not run. Without them, a process must not keep a copy of a space's
--- index: ENGRAM_RECALL_CACHE_MEMORIES=0, and recall reads the store every time.
+-- The recall cache's version of a space is bumped (and the memories it changed recorded in
+-- memory_changes) by statement triggers with transition tables, which distributed tables do not
+-- run. Without them, a process must not keep a copy of a space's index:
+-- ENGRAM_RECALL_CACHE_MEMORIES=0, and recall reads the store every time.
 drop trigger memories_inserted on memories;
 drop trigger memories_updated on memories;
 drop trigger memories_deleted on memories;
@@ -48,6 +49,7 @@ select create_distributed_table('sources', 'account_id', colocate_with => 'space
 select create_distributed_table('memories', 'account_id', colocate_with => 'spaces');
 select create_distributed_table('memory_sources', 'account_id', colocate_with => 'spaces');
 select create_distributed_table('memory_events', 'account_id', colocate_with => 'spaces');
+select create_distributed_table('memory_changes', 'account_id', colocate_with => 'spaces');
 select create_distributed_table('files', 'account_id', colocate_with => 'spaces');
 select create_distributed_table('state_items', 'account_id', colocate_with => 'spaces');
 select create_distributed_table('intentions', 'account_id', colocate_with => 'spaces');

@@ -114,12 +114,12 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
   const learner = roles.workers > 0 ? learnerFor(config.learnerThreads) : null;
   // The optional model (ENGRAM_LLM_*): one per process, so its bounds on concurrency and rate hold for the process.
   const model = config.llm ? createModel(config.llm) : null;
-  const meter = { db: store.db, config, now, learn: learner?.learn, parsers: learner?.parsers, model };
+  const meter = { db: store.background, config, now, learn: learner?.learn, parsers: learner?.parsers, model };
   const onError = (error: unknown) => console.error('[engram] worker:', error);
   const workers = Array.from(
     { length: roles.workers },
     () =>
-      new Worker(store.db, {
+      new Worker(store.background, {
         pollMs: config.pollMs,
         run: (_db, job) => learnMetered(meter, job),
         leaseSeconds: config.leaseSeconds,
@@ -128,7 +128,7 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
       }),
   );
   const periodic = new PeriodicRunner(
-    { db: store.db, config, now, model },
+    { db: store.background, config, now, model },
     {
       owner: `${hostname()}:${process.pid}`,
       tickMs: config.periodicTickMs,

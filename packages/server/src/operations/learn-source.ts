@@ -36,7 +36,7 @@ import { indexDocumentOf, toStore } from './index-document.js';
 export { toStore } from './index-document.js';
 
 /** Facts stored per transaction when a source is large. */
-const STORE_BATCH = 200;
+const STORE_BATCH = 100;
 
 /** How a worker learns sources. */
 export interface LearnSourceOptions {

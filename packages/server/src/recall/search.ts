@@ -371,8 +371,12 @@ export function scoreHits(
     });
     const coverage = sum > 0 ? covered / sum : 0;
     const direct = sum > 0 ? ownWords / sum : 0;
-    const about = hit.about.map((name) => name.toLowerCase());
-    const named = cues.names.length > 0 && cues.names.some((name) => about.some((known) => known === name || known.startsWith(`${name} `)));
+    const named =
+      cues.names.length > 0 &&
+      hit.about.some((known) => {
+        const lower = known.toLowerCase();
+        return cues.names.some((name) => lower === name || lower.startsWith(`${name} `));
+      });
     const recency = newest > oldest ? (hit.created_at - oldest) / (newest - oldest) : 1;
     // Said in the span asked about, or saying its month and year in its own words.
     const inTime =

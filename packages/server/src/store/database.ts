@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -13,9 +13,76 @@ export type Db = Kysely<any>;
 
 /** An open store: the query interface and a way to close it. */
 export interface Store {
+  /** The store as requests use it. */
   db: Db;
+  /**
+   * The same store for background work (learning, housekeeping). On the embedded store, whose
+   * one connection everything shares, a request waiting for it goes ahead of any background
+   * work waiting; on PostgreSQL it is `db` itself.
+   */
+  background: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+}
+
+/**
+ * Who gets one shared connection next: callers marked urgent (requests) before the others
+ * (learning, housekeeping), each kind in the order it asked. A holder keeps the connection
+ * for one statement, or for a whole transaction; learning keeps its transactions short
+ * (jobs/learn-source.ts), so a request waits for at most one of them.
+ */
+export class PriorityGate {
+  #busy = false;
+  readonly #urgent: (() => void)[] = [];
+  readonly #background: (() => void)[] = [];
+
+  /** Resolves when the caller holds the connection; it must `release` it after. */
+  acquire(urgent: boolean): Promise<void> {
+    if (!this.#busy) {
+      this.#busy = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => (urgent ? this.#urgent : this.#background).push(resolve));
+  }
+
+  /** Hands the connection to the next waiting caller, an urgent one first. */
+  release(): void {
+    const next = this.#urgent.shift() ?? this.#background.shift();
+    if (next) next();
+    else this.#busy = false;
+  }
+
+  /** How many callers wait, by kind (tests). */
+  get waiting(): { urgent: number; background: number } {
+    return { urgent: this.#urgent.length, background: this.#background.length };
+  }
+}
+
+/** A pool that lends `pool`'s connection through the gate, as an urgent caller or a background one. */
+export function gatedPool(pool: pg.Pool, gate: PriorityGate, urgent: boolean, ends: boolean): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      await gate.acquire(urgent);
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        gate.release();
+        throw error;
+      }
+      let released = false;
+      return {
+        query: client.query.bind(client) as PostgresPoolClient['query'],
+        release() {
+          if (released) return;
+          released = true;
+          client.release();
+          gate.release();
+        },
+      };
+    },
+    end: () => (ends ? pool.end() : Promise.resolve()),
+  };
 }
 
 /**
@@ -28,7 +95,7 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
     // An idle client's network error must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return { db, background: db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -52,13 +119,19 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
     lock?.release();
     throw error;
   }
+  // PGlite has one connection: requests go ahead of learning and housekeeping waiting for it.
   const pool = new pg.Pool(createPgConfig(lite));
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const gate = new PriorityGate();
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true) }) });
+  const background = new Kysely<any>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false) }) });
+  shareStore(background, db);
   return {
     db,
+    background,
     kind: 'pglite',
     async close() {
       try {
+        await background.destroy();
         await db.destroy();
         await lite.close();
       } finally {
@@ -66,4 +139,16 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
       }
     },
   };
+}
+
+const primaries = new WeakMap<Db, Db>();
+
+/** Marks `alias` as another way into `primary`'s store (what is kept per store is kept once). */
+export function shareStore(alias: Db, primary: Db): void {
+  primaries.set(alias, primary);
+}
+
+/** The store `db` leads into, as the per-store caches know it. */
+export function primaryOf(db: Db): Db {
+  return primaries.get(db) ?? db;
 }

@@ -1,6 +1,6 @@
 import type { KindFilter, Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
-import type { Db } from './database.js';
+import { type Db, primaryOf } from './database.js';
 import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch } from './memory-repository.js';
 import type { Scope } from './scope.js';
 
@@ -37,48 +37,127 @@ interface IndexedMemory {
 export interface ParsedMemory extends IndexedMemory {
   /** Lexeme → level (3 its own words or names, 2 the rest of its message, 1 the message it answers). */
   levels: Map<string, number>;
-  /** Lexeme → the summed weights of its positions (A 1, B 0.4, C 0.2, D 0.1), for cover density. */
+  /** Lexeme → the summed weights of its positions in tenths (A 10, B 4, C 2, D 1), for cover density. */
   weights: Map<string, number>;
 }
 
-/** The memories holding one lexeme (positions in the copy, ascending), with its level and cover weight in each. */
+/**
+ * The memories holding one lexeme (positions in the copy, in the order added), with its level
+ * and cover weight in each (in tenths: the weights are tenths, and so are their sums). The
+ * arrays grow as memories are added; `length` of them are used.
+ */
 interface Posting {
   memories: Int32Array;
   levels: Uint8Array;
-  weights: Float64Array;
+  tenths: Uint16Array;
+  length: number;
 }
 
-/** A space's copy at one version: the memories, and for each lexeme the memories holding it. */
+/** Above this many memories holding a question's words, only its rarer words bring memories in (see `bringers`). */
+const MAX_CANDIDATES = 5_000;
+
+/** Memories a copy may hold removed (their postings not yet dropped) before it is rebuilt whole. */
+const MAX_REMOVED_SHARE = 0.25;
+
+const NO_LABELS: Labels = Object.freeze({}) as Labels;
+
+/**
+ * A space's copy at one version: the memories, and for each lexeme the memories holding it.
+ * It is built whole once, then kept true by `apply`: memories added go at the end, memories
+ * removed or changed leave a gap (changed ones are added again), so that a change costs what
+ * it changed, not the size of the space.
+ */
 export class SpaceIndex {
-  readonly memories: IndexedMemory[];
+  /** The memories by position; null where one was removed. */
+  private readonly memories: (IndexedMemory | null)[] = [];
   private readonly postings = new Map<string, Posting>();
   private readonly positionOf = new Map<number, number>();
+  private removed = 0;
 
   constructor(
-    readonly version: string,
+    public version: string,
     parsed: ParsedMemory[],
   ) {
-    const lists = new Map<string, { memories: number[]; levels: number[]; weights: number[] }>();
-    this.memories = parsed.map((memory, position) => {
+    const lists = new Map<string, { memories: number[]; levels: number[]; tenths: number[] }>();
+    parsed.forEach((memory, position) => {
       for (const [lexeme, level] of memory.levels) {
         let list = lists.get(lexeme);
-        if (!list) lists.set(lexeme, (list = { memories: [], levels: [], weights: [] }));
+        if (!list) lists.set(lexeme, (list = { memories: [], levels: [], tenths: [] }));
         list.memories.push(position);
         list.levels.push(level);
-        list.weights.push(memory.weights.get(lexeme) ?? 0);
+        list.tenths.push(memory.weights.get(lexeme) ?? 0);
       }
       this.positionOf.set(memory.id, position);
-      const { levels: _levels, weights: _weights, ...rest } = memory;
-      return rest;
+      this.memories.push(indexed(memory));
     });
     // Typed arrays hold the postings in a fraction of the room of two Maps per memory.
     for (const [lexeme, list] of lists) {
       this.postings.set(lexeme, {
         memories: Int32Array.from(list.memories),
         levels: Uint8Array.from(list.levels),
-        weights: Float64Array.from(list.weights),
+        tenths: Uint16Array.from(list.tenths),
+        length: list.memories.length,
       });
     }
+  }
+
+  /** How many memories the copy holds. */
+  get size(): number {
+    return this.memories.length - this.removed;
+  }
+
+  /** The ids of the memories held, ascending (tests). */
+  ids(): number[] {
+    return [...this.positionOf.keys()].sort((left, right) => left - right);
+  }
+
+  /**
+   * Brings the copy to `version`: the memories `changed` names are taken out, and those of them
+   * in `current` (their rows as they are now) put back. False when so much has been taken out
+   * that the copy should be rebuilt whole instead (it is then left as it was).
+   */
+  apply(version: string, changed: Iterable<number>, current: ParsedMemory[]): boolean {
+    let removing = 0;
+    for (const id of changed) if (this.positionOf.has(id)) removing += 1;
+    if (this.removed + removing > Math.max(1_000, MAX_REMOVED_SHARE * this.memories.length)) return false;
+    for (const id of changed) {
+      const position = this.positionOf.get(id);
+      if (position === undefined) continue;
+      this.positionOf.delete(id);
+      this.memories[position] = null;
+      this.removed += 1;
+    }
+    for (const memory of current) {
+      const position = this.memories.push(indexed(memory)) - 1;
+      this.positionOf.set(memory.id, position);
+      for (const [lexeme, level] of memory.levels) {
+        let posting = this.postings.get(lexeme);
+        if (!posting) {
+          posting = { memories: new Int32Array(4), levels: new Uint8Array(4), tenths: new Uint16Array(4), length: 0 };
+          this.postings.set(lexeme, posting);
+        } else if (posting.length === posting.memories.length) {
+          const capacity = Math.ceil(posting.length * 1.5) + 4;
+          posting.memories = grow(posting.memories, new Int32Array(capacity));
+          posting.levels = grow(posting.levels, new Uint8Array(capacity));
+          posting.tenths = grow(posting.tenths, new Uint16Array(capacity));
+        }
+        posting.memories[posting.length] = position;
+        posting.levels[posting.length] = level;
+        posting.tenths[posting.length] = memory.weights.get(lexeme) ?? 0;
+        posting.length += 1;
+      }
+    }
+    this.version = version;
+    return true;
+  }
+
+  /** How many memories held hold the lexeme. */
+  private count(posting: Posting | undefined): number {
+    if (!posting) return 0;
+    if (!this.removed) return posting.length;
+    let count = 0;
+    for (let index = 0; index < posting.length; index++) if (this.memories[posting.memories[index]!]) count += 1;
+    return count;
   }
 
   /** The same answer as `searchMemories` in memory-repository.ts, from the copy. */
@@ -86,49 +165,86 @@ export class SpaceIndex {
     const labels = options.labels && Object.keys(options.labels).length ? Object.entries(options.labels) : null;
     const bringing = options.lexemes.filter((lexeme) => !options.scoreOnly?.has(lexeme));
     const counted = bringing.length ? options.lexemes.filter((lexeme) => options.scoreOnly?.has(lexeme)) : [];
-    const counts = new Map(counted.map((lexeme) => [lexeme, this.postings.get(lexeme)?.memories.length ?? 0]));
-    const found = new Set<number>();
-    for (const lexeme of bringing.length ? bringing : options.lexemes) {
+    const counts = new Map(counted.map((lexeme) => [lexeme, this.count(this.postings.get(lexeme))]));
+    // Flat typed arrays, not a Set and a Map of arrays: a common word brings in tens of thousands
+    // of memories in a large space. `hitOf[position]` is 1 + the memory's place among the hits,
+    // or -1 when it was looked at and left out (removed, another kind, other labels).
+    const hitOf = new Int32Array(this.memories.length);
+    const found: number[] = [];
+    for (const lexeme of this.bringers(bringing.length ? bringing : options.lexemes, counts)) {
       const posting = this.postings.get(lexeme);
       if (!posting) continue;
       const factOnly = options.factOnly?.has(lexeme) ?? false;
-      posting.memories.forEach((position, index) => {
-        if (!factOnly || posting.levels[index] === 3) found.add(position);
-      });
+      for (let index = 0; index < posting.length; index++) {
+        if (factOnly && posting.levels[index] !== 3) continue;
+        const position = posting.memories[index]!;
+        if (hitOf[position] !== 0) continue;
+        const memory = this.memories[position];
+        if (
+          !memory ||
+          (options.kind !== 'all' && memory.kind !== options.kind) ||
+          (labels && !labels.every(([name, value]) => memory.labels[name] === value))
+        ) {
+          hitOf[position] = -1;
+          continue;
+        }
+        hitOf[position] = found.push(position);
+      }
     }
-    const levels = new Map<number, number[]>();
-    for (const position of found) {
-      const memory = this.memories[position]!;
-      if (options.kind !== 'all' && memory.kind !== options.kind) continue;
-      if (labels && !labels.every(([name, value]) => memory.labels[name] === value)) continue;
-      levels.set(position, new Array<number>(options.lexemes.length).fill(0));
-    }
+    const width = options.lexemes.length;
+    const levels = new Uint8Array(found.length * width);
     options.lexemes.forEach((lexeme, lexemeIndex) => {
       const posting = this.postings.get(lexeme);
       if (!posting) return;
-      posting.memories.forEach((position, index) => {
-        const row = levels.get(position);
-        if (row) row[lexemeIndex] = posting.levels[index]!;
-      });
+      for (let index = 0; index < posting.length; index++) {
+        const place = hitOf[posting.memories[index]!]!;
+        if (place > 0) levels[(place - 1) * width + lexemeIndex] = posting.levels[index]!;
+      }
     });
-    const hits: LexemeHit[] = [...levels.keys()]
-      .sort((left, right) => left - right)
-      .map((position) => {
-        const memory = this.memories[position]!;
-        return {
-          id: memory.id,
-          kind: memory.kind,
-          about: memory.about,
-          created_at: memory.created_at,
-          said: memory.said,
-          passage: memory.passage,
-          slot: memory.slot,
-          dated: memory.dated,
-          reported: memory.reported,
-          levels: levels.get(position)!,
-        };
-      });
-    return { hits, total: hits.length ? this.memories.length : 0, counts };
+    const hits: LexemeHit[] = found.map((position, place) => {
+      const memory = this.memories[position]!;
+      return {
+        id: memory.id,
+        kind: memory.kind,
+        about: memory.about,
+        created_at: memory.created_at,
+        said: memory.said,
+        passage: memory.passage,
+        slot: memory.slot,
+        dated: memory.dated,
+        reported: memory.reported,
+        levels: Array.from(levels.subarray(place * width, (place + 1) * width)),
+      };
+    });
+    hits.sort((left, right) => left.id - right.id);
+    return { hits, total: hits.length ? this.size : 0, counts };
+  }
+
+  /**
+   * The lexemes that bring memories in. In a large space a question's common words hold tens
+   * of thousands of memories each, and scoring them all costs more than the rest of recall: when
+   * the lexemes hold more than MAX_CANDIDATES memories in all, the rarer ones bring memories in
+   * (at least the rarest) and the more common ones only score what those brought, like names;
+   * their counts are given (`counts`), so they weigh exactly as rare as they are. A memory
+   * sharing only a question's most common words is then not found, which in a space this large
+   * is one of thousands that rank low. Smaller spaces, and questions with rarer words, are
+   * searched in full, exactly as the store's own search.
+   */
+  private bringers(lexemes: string[], counts: Map<string, number>): string[] {
+    const sizes = lexemes.map((lexeme) => this.postings.get(lexeme)?.length ?? 0);
+    if (sizes.reduce((sum, size) => sum + size, 0) <= MAX_CANDIDATES) return lexemes;
+    const rarestFirst = lexemes.map((lexeme, index) => ({ lexeme, size: sizes[index]! })).sort((left, right) => left.size - right.size);
+    const bringing: string[] = [];
+    let held = 0;
+    for (const { lexeme, size } of rarestFirst) {
+      if (bringing.length && held + size > MAX_CANDIDATES) {
+        counts.set(lexeme, this.count(this.postings.get(lexeme)));
+        continue;
+      }
+      bringing.push(lexeme);
+      held += size;
+    }
+    return bringing;
   }
 
   /**
@@ -142,22 +258,38 @@ export class SpaceIndex {
     for (const lexeme of lexemes) {
       const posting = this.postings.get(lexeme);
       if (!posting) continue;
-      posting.memories.forEach((position, index) => {
+      for (let index = 0; index < posting.length; index++) {
+        const position = posting.memories[index]!;
         const sum = sums.get(position);
-        if (sum !== undefined) sums.set(position, sum + posting.weights[index]!);
-      });
+        if (sum !== undefined) sums.set(position, sum + posting.tenths[index]!);
+      }
     }
     const ranks = new Map<number, number>();
-    for (const [position, sum] of sums) ranks.set(this.memories[position]!.id, sum / (sum + 1));
+    for (const [position, tenths] of sums) {
+      const sum = tenths / 10;
+      ranks.set(this.memories[position]!.id, sum / (sum + 1));
+    }
     return ranks;
   }
 }
 
-const WEIGHT_VALUES: Record<string, number> = { A: 1, B: 0.4, C: 0.2, D: 0.1 };
+/** What the copy keeps of a parsed memory (labels shared when there are none). */
+function indexed(memory: ParsedMemory): IndexedMemory {
+  const { levels: _levels, weights: _weights, labels, ...rest } = memory;
+  return { ...rest, labels: Object.keys(labels).length ? labels : NO_LABELS };
+}
+
+function grow<T extends Int32Array | Uint8Array | Uint16Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/** Position weights in tenths: A 1, B 0.4, C 0.2, D 0.1. */
+const WEIGHT_TENTHS: Record<string, number> = { A: 10, B: 4, C: 2, D: 1 };
 /** One lexeme of a tsvector's text: 'word':1A,5,7C (no positions for the broader words). */
 const TSV_ENTRY = /'((?:[^'\\]|''|\\.)*)'(?::([\d,A-D]+))?/g;
 
-/** The lexemes of a tsvector's text form, with their levels and weights. */
+/** The lexemes of a tsvector's text form, with their levels and weights (in tenths). */
 export function parseTsvector(text: string): { levels: Map<string, number>; weights: Map<string, number> } {
   const levels = new Map<string, number>();
   const weights = new Map<string, number>();
@@ -174,7 +306,7 @@ export function parseTsvector(text: string): { levels: Map<string, number>; weig
     for (const position of positions.split(',')) {
       const weight = /[A-D]$/.test(position) ? position.at(-1)! : 'D';
       level = Math.max(level, weight === 'A' || weight === 'B' ? 3 : weight === 'C' ? 2 : 1);
-      sum += WEIGHT_VALUES[weight]!;
+      sum += WEIGHT_TENTHS[weight]!;
     }
     levels.set(lexeme, level);
     weights.set(lexeme, sum);
@@ -183,16 +315,27 @@ export function parseTsvector(text: string): { levels: Map<string, number>; weig
 }
 
 /** Spaces with more current memories than this are searched in the store only. */
-const MAX_SPACE = 20_000;
+const MAX_SPACE = 1_000_000;
 /** At most this many memories are held over all copies by default (ENGRAM_RECALL_CACHE_MEMORIES); the least recently used copies go first. */
 const MAX_HELD = 100_000;
-/** A stale copy is rebuilt at most this often per space. */
+/** A copy that cannot be brought up to date is rebuilt at most this often per space. */
 const REBUILD_MS = 2_000;
+/** A copy is brought up to date by the memories changed since its version when there are at most this many. */
+const MAX_CHANGES = 20_000;
+/**
+ * A copy not brought up to date for this long is rebuilt whole: the store keeps the memories
+ * each version changed for an hour (see migration 15 and jobs/housekeeping.ts).
+ */
+const FRESH_FOR_MS = 30 * 60_000;
 
 /** The copies of one process, by account and space. */
 export class MemoryIndexCache {
   private readonly copies = new Map<string, SpaceIndex>();
   private readonly building = new Map<string, number>();
+  /** When each copy was last read from the store or brought up to date. */
+  private readonly refreshed = new Map<string, number>();
+  /** Copies being brought up to date: every request of that space waits for the same one. */
+  private readonly refreshing = new Map<string, Promise<SpaceIndex | null>>();
   private held = 0;
 
   constructor(
@@ -207,17 +350,36 @@ export class MemoryIndexCache {
   configure({ maxHeld }: { maxHeld: number }): void {
     this.limits = { ...this.limits, maxHeld, maxSpace: Math.min(MAX_SPACE, maxHeld) };
     if (maxHeld === 0) this.clear();
+    else this.trim(null);
+  }
+
+  /** How many memories the copies hold in all. */
+  get heldMemories(): number {
+    return this.held;
   }
 
   /**
-   * The copy of the space at `version`, or null; a missing or stale copy is rebuilt in the
-   * background (`wait` builds it first, for tests and warm-up).
+   * The copy of the space at `version` (or newer), or null. A copy a few changes behind is
+   * brought up to date first, by what changed (the request waits a few milliseconds); a
+   * missing copy, or one too far behind, is rebuilt in the background (`wait` builds it
+   * first, for tests and warm-up) and recall reads the store meanwhile.
    */
   async current(db: Db, scope: Scope, version: string | null, options: { wait?: boolean } = {}): Promise<SpaceIndex | null> {
     if (version === null || this.limits.maxHeld === 0) return null;
     const key = `${scope.accountId}\u0000${scope.space}`;
-    const copy = this.copies.get(key);
-    if (copy?.version === version) {
+    let copy = this.copies.get(key);
+    if (copy && BigInt(copy.version) < BigInt(version) && Date.now() - (this.refreshed.get(key) ?? 0) < FRESH_FOR_MS) {
+      let refresh = this.refreshing.get(key);
+      if (!refresh) {
+        refresh = this.refresh(db, scope, key, copy)
+          .catch(() => null)
+          .finally(() => this.refreshing.delete(key));
+        this.refreshing.set(key, refresh);
+      }
+      copy = (await refresh) ?? undefined;
+      if (copy && this.copies.get(key) !== copy) copy = undefined;
+    }
+    if (copy && BigInt(copy.version) >= BigInt(version)) {
       // Most recently used last.
       this.copies.delete(key);
       this.copies.set(key, copy);
@@ -235,7 +397,40 @@ export class MemoryIndexCache {
       .finally(() => this.building.set(key, Date.now()));
     if (!options.wait) return null;
     const built = await build;
-    return built?.version === version ? built : null;
+    return built && BigInt(built.version) >= BigInt(version) ? built : null;
+  }
+
+  /** Applies to a copy the memories changed since its version; null when it must be rebuilt whole instead. */
+  private async refresh(db: Db, scope: Scope, key: string, copy: SpaceIndex): Promise<SpaceIndex | null> {
+    // As in `build`, the version is read before what changed: a change between the two reads
+    // is applied early, which only costs applying it once more.
+    const { rows: found } = await sql<{ version: string; ids: number[] }>`
+      select s.memories_version::text as version,
+        array(select distinct c.memory_id from memory_changes c
+          where c.account_id = s.account_id and c.space = s.name and c.version > ${copy.version}::bigint
+          limit ${MAX_CHANGES + 1}) as ids
+      from spaces s where s.account_id = ${scope.accountId} and s.name = ${scope.space}`.execute(db);
+    const changes = found[0];
+    if (!changes || changes.ids.length > MAX_CHANGES) return null;
+    const before = copy.size;
+    if (changes.ids.length) {
+      const { rows } = await sql<HitRow>`
+        select ${hitColumns} from memories m
+        where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current' and m.id = any(${changes.ids}::int[])
+        order by m.id`.execute(db);
+      if (!copy.apply(changes.version, changes.ids, rows.map(parseRow))) return null;
+    } else {
+      copy.version = changes.version;
+    }
+    if (this.copies.get(key) !== copy) return copy;
+    this.held += copy.size - before;
+    this.refreshed.set(key, Date.now());
+    if (copy.size > this.limits.maxSpace) {
+      this.drop(key);
+      return null;
+    }
+    this.trim(key);
+    return copy;
   }
 
   private async build(db: Db, scope: Scope, key: string): Promise<SpaceIndex | null> {
@@ -254,31 +449,43 @@ export class MemoryIndexCache {
       select ${hitColumns} from memories m
       where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current'
       order by m.id`.execute(db);
-    const memories = rows.map((row) => ({ ...hitOf(row), labels: row.labels ?? {}, ...parseTsvector(row.tsv) }));
-    const copy = new SpaceIndex(found.version, memories);
+    const copy = new SpaceIndex(found.version, rows.map(parseRow));
     this.drop(key);
     this.copies.set(key, copy);
-    this.held += memories.length;
-    for (const oldest of [...this.copies.keys()]) {
-      if (this.held <= this.limits.maxHeld || oldest === key) break;
-      this.drop(oldest);
-    }
+    this.refreshed.set(key, Date.now());
+    this.held += copy.size;
+    this.trim(key);
     return copy;
+  }
+
+  /** Drops the least recently used copies (never `keep`) until the copies hold at most `maxHeld`. */
+  private trim(keep: string | null): void {
+    for (const oldest of [...this.copies.keys()]) {
+      if (this.held <= this.limits.maxHeld) break;
+      if (oldest !== keep) this.drop(oldest);
+    }
   }
 
   private drop(key: string): void {
     const copy = this.copies.get(key);
     if (!copy) return;
-    this.held -= copy.memories.length;
+    this.held -= copy.size;
     this.copies.delete(key);
+    this.refreshed.delete(key);
   }
 
   /** Forgets every copy (tests). */
   clear(): void {
     this.copies.clear();
     this.building.clear();
+    this.refreshed.clear();
     this.held = 0;
   }
+}
+
+/** A row of `hitColumns` as a copy holds it. */
+function parseRow(row: HitRow): ParsedMemory {
+  return { ...hitOf(row), labels: row.labels ?? {}, ...parseTsvector(row.tsv) };
 }
 
 const caches = new WeakMap<Db, MemoryIndexCache>();
@@ -289,6 +496,7 @@ const caches = new WeakMap<Db, MemoryIndexCache>();
  * each store has its own copies.
  */
 export function memoryIndexOf(db: Db): MemoryIndexCache {
+  db = primaryOf(db);
   let cache = caches.get(db);
   if (!cache) {
     cache = new MemoryIndexCache();

@@ -2,7 +2,7 @@ import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sent
 import { sql } from 'kysely';
 import { levelOfWeights } from '../text/index-levels.js';
 import type { Db } from './database.js';
-import type { Scope } from './scope.js';
+import type { PageStart, Scope } from './scope.js';
 
 /**
  * Marks the lexemes of a memory's broader words (see `broaderText`): "^sport" is indexed
@@ -110,14 +110,44 @@ export async function countMemories(db: Db, scope: Scope): Promise<Counts> {
   return counts;
 }
 
-/** A page of the scope's current memories, newest first. */
-export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit: number, cursor: number): Promise<MemoryRow[]> {
+/**
+ * A page of the scope's current memories, newest first, starting after a memory (by id) or a
+ * count of memories; one more than `limit` is read, to tell whether any follow. The page is
+ * found on the index first and only its memories are read whole.
+ */
+export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit: number, start: PageStart): Promise<MemoryRow[]> {
   const { rows } = await sql<MemoryRow>`
-    select ${memoryColumns} from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
-    where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)}
-    order by m.created_at desc, m.id desc limit ${limit} offset ${cursor}`.execute(db);
+    with page as (${
+      'after' in start
+        ? sql`
+          select p.id from (${memoryAnchor(scope, start.after)}) a (created_at, id) cross join lateral (
+            select m.id from memories m
+            where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)} and (m.created_at, m.id) < (a.created_at, a.id)
+            order by m.created_at desc, m.id desc limit ${limit + 1}) p`
+        : sql`
+          select m.id from memories m
+          where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)}
+          order by m.created_at desc, m.id desc limit ${limit + 1} offset ${start.offset}`
+    })
+    select ${memoryColumns} from memories m join page on page.id = m.id
+      join sources s on s.account_id = m.account_id and s.id = m.source_id
+    where m.account_id = ${scope.accountId}
+    order by m.created_at desc, m.id desc`.execute(db);
   return rows;
 }
+
+/**
+ * Where the memory `id` stands in the listing's order (the page after it starts below it); when
+ * it is gone, it stood at the time of the nearest earlier memory of the scope (memories are
+ * numbered as they are stored), so the page after it starts with that memory.
+ */
+const memoryAnchor = (scope: Scope, id: number) => sql`
+  select a.created_at, ${id}::int from (
+    (select k.created_at from memories k where k.id = ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
+    union all
+    (select k.created_at from memories k where k.id < ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space}
+      order by k.id desc limit 1)
+  ) a limit 1`;
 
 /** One memory of the scope, whatever its status. */
 export async function findMemory(db: Db, scope: Scope, id: number): Promise<MemoryRow | null> {

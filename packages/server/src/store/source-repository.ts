@@ -7,7 +7,7 @@ import type { Db } from './database.js';
 import { newSourceId } from './ids.js';
 import { unlinkMemories } from './link-repository.js';
 import { storeRawPassages } from './passage-repository.js';
-import type { Scope } from './scope.js';
+import type { PageStart, Scope } from './scope.js';
 
 /** A source row as stored. */
 export interface SourceRow {
@@ -128,16 +128,50 @@ export async function loadSourceContent(db: Db, scope: Scope, id: string): Promi
   return rows[0] ?? null;
 }
 
-/** A page of the scope's sources, newest first. */
-export async function listSources(db: Db, scope: Scope, limit: number, cursor: number): Promise<{ rows: SourceRow[]; total: number }> {
-  const { rows } = await sql<SourceRow>`
-    select ${sourceColumns} from sources s
-    where s.account_id = ${scope.accountId} and s.space = ${scope.space}
-    order by s.created_at desc, s.id desc limit ${limit} offset ${cursor}`.execute(db);
+/**
+ * A page of the scope's sources, newest first, starting after a source (by its sequence number)
+ * or a count of sources; `more` tells whether any follow. The page's sources are found on the
+ * index first and only they are read whole, so a deep page costs little more than the first.
+ */
+export async function listSources(
+  db: Db,
+  scope: Scope,
+  limit: number,
+  start: PageStart,
+): Promise<{ rows: (SourceRow & { seq: number })[]; total: number; more: boolean }> {
+  const inScope = sql`s.account_id = ${scope.accountId} and s.space = ${scope.space}`;
+  const order = sql`order by s.created_at desc, s.id desc`;
+  const page =
+    'after' in start
+      ? sql`
+        with anchor as (${anchor(scope, start.after)}),
+        page as (
+          (select p.id from anchor a cross join lateral (
+            select s.id, s.created_at from sources s where ${inScope} and (s.created_at, s.id) < (a.created_at, a.id) ${order} limit ${limit + 1}) p)
+          union all
+          (select s.id from sources s, anchor a where ${inScope} and a.inclusive and s.id = a.id))`
+      : sql`with page as (select s.id from sources s where ${inScope} ${order} limit ${limit + 1} offset ${start.offset})`;
+  const { rows } = await sql<SourceRow & { seq: number }>`
+    ${page}
+    select ${sourceColumns}, s.seq from sources s join page on page.id = s.id ${order} limit ${limit + 1}`.execute(db);
   const count = await sql<{ total: number }>`
     select count(*)::int as total from sources where account_id = ${scope.accountId} and space = ${scope.space}`.execute(db);
-  return { rows, total: count.rows[0]!.total };
+  return { rows: rows.slice(0, limit), total: count.rows[0]!.total, more: rows.length > limit };
 }
+
+/**
+ * Where the source with sequence number `seq` stands in the listing's order (the page after it
+ * starts below it); when it is gone, the nearest earlier source of the scope (sources are
+ * numbered as they are saved), which the page after it includes.
+ */
+const anchor = (scope: Scope, seq: number) => sql`
+  select a.created_at, a.id, a.inclusive from (
+    (select k.created_at, k.id, false as inclusive from sources k
+      where k.seq = ${seq} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
+    union all
+    (select k.created_at, k.id, true as inclusive from sources k
+      where k.seq < ${seq} and k.account_id = ${scope.accountId} and k.space = ${scope.space} order by k.seq desc limit 1)
+  ) a limit 1`;
 
 /**
  * Deletes a source and every memory it alone taught. Memories that another source

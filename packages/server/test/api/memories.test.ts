@@ -111,7 +111,7 @@ describe('listing memories', () => {
 
     const first = await call('GET', '/v1/memories?limit=1', { space });
     expect(first.body.memories).toHaveLength(1);
-    expect(first.body.next).toBe(1);
+    expect(first.body.next).toBeGreaterThan(0);
     const second = await call('GET', `/v1/memories?limit=1&cursor=${first.body.next}`, { space });
     expect(second.body.memories[0].id).toBe(ids[1]);
   });

@@ -12,10 +12,13 @@ describe('sources', () => {
     expect(page.status).toBe(200);
     expect(page.body.total).toBe(3);
     expect(page.body.sources.map((source: { id: string }) => source.id)).toEqual([ids[2], ids[1]]);
-    expect(page.body.next).toBe(2);
-    const rest = await call('GET', `/v1/sources?limit=2&cursor=2`, { space });
+    expect(page.body.next).toBeGreaterThan(2);
+    const rest = await call('GET', `/v1/sources?limit=2&cursor=${page.body.next}`, { space });
     expect(rest.body.sources.map((source: { id: string }) => source.id)).toEqual([ids[0]]);
     expect(rest.body.next).toBeUndefined();
+    // A cursor counting rows, as cursors were before listings paged by key, still works.
+    const counted = await call('GET', `/v1/sources?limit=2&cursor=2`, { space });
+    expect(counted.body.sources.map((source: { id: string }) => source.id)).toEqual([ids[0]]);
     for (const limit of [0, 201]) expectError(await call('GET', `/v1/sources?limit=${limit}`, { space }), 400, 'invalid_request');
     expect((await call('GET', '/v1/sources?limit=200', { space })).status).toBe(200);
   });

@@ -27,7 +27,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { operationsOf } from '../context.js';
 import { fromZodError, HttpError, invalidField, toHttpError } from '../errors.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
-import { nextCursor } from '../paging.js';
+import { keyedNext, pageStart } from '../paging.js';
 import { resolveScope } from '../space.js';
 
 const idParams = z.object({ memory_id: IntIdSchema });
@@ -121,10 +121,14 @@ export function memoryRoutes(deps: AppDeps) {
     async (c) => {
       const query = c.req.valid('query');
       const scope = resolveScope(c, query.space);
-      const [rows, counts] = await Promise.all([listMemories(db, scope, query.kind, query.limit, query.cursor), countMemories(db, scope)]);
+      const [found, counts] = await Promise.all([
+        listMemories(db, scope, query.kind, query.limit, pageStart(query.cursor)),
+        countMemories(db, scope),
+      ]);
       const total = counts[query.kind === 'all' ? 'all' : query.kind];
+      const rows = found.slice(0, query.limit);
       return c.json(
-        { memories: rows.map((row) => toMemoryRecord(row)), counts, total, ...nextCursor(query.cursor, rows.length, total) },
+        { memories: rows.map((row) => toMemoryRecord(row)), counts, total, ...keyedNext(rows.at(-1)?.id, found.length > query.limit) },
         200,
       );
     },

@@ -15,7 +15,7 @@ import type { AppDeps, AppEnv } from '../context.js';
 import { operationsOf } from '../context.js';
 import { HttpError } from '../errors.js';
 import { errorResponses, jsonResponse, notFoundResponse } from '../openapi.js';
-import { nextCursor } from '../paging.js';
+import { keyedNext, pageStart } from '../paging.js';
 import { resolveScope } from '../space.js';
 
 const idParams = z.object({ source_id: storableText().min(1).max(100) });
@@ -39,8 +39,8 @@ export function sourceRoutes(deps: AppDeps) {
     async (c) => {
       const query = c.req.valid('query');
       const scope = resolveScope(c, query.space);
-      const { rows, total } = await listSources(db, scope, query.limit, query.cursor);
-      return c.json({ sources: rows.map(toSourceRecord), total, ...nextCursor(query.cursor, rows.length, total) }, 200);
+      const { rows, total, more } = await listSources(db, scope, query.limit, pageStart(query.cursor));
+      return c.json({ sources: rows.map(toSourceRecord), total, ...keyedNext(rows.at(-1)?.seq, more) }, 200);
     },
   );
 

@@ -13,6 +13,7 @@ import { restoredIds } from './0012-restored-ids.js';
 import { modelUsage } from './0013-model-usage.js';
 import { requestLog } from './0014-request-log.js';
 import { accountKeys } from './0015-account-keys.js';
+import { memoryChanges } from './0016-memory-changes.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Each lives in its own numbered file. */
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   modelUsage,
   requestLog,
   accountKeys,
+  memoryChanges,
 ];

@@ -1,0 +1,519 @@
+/**
+ * Scale run: how recall, saves, learning and listings hold up as a space grows, on the
+ * embedded store and on PostgreSQL side by side.
+ *
+ *   npm run bench:scale                                   # both stores, 1k, 10k and 100k memories
+ *   npm run bench:scale -- --sizes 1k,10k --stores pglite  # a quick run
+ *   npm run bench:scale -- --queries 30 --notes 50 --load-notes 200  # fewer samples (a busy machine)
+ *   npm run bench:scale -- --many                         # also 1,000 spaces of 100
+ *   npm run bench:scale -- --svg docs/scale.svg           # write the growth plot
+ *   npm run bench:scale -- --plot a.json,b.json --svg docs/scale.svg   # the plot from earlier runs' --json
+ *
+ * Each store gets a real Engram started in this process on a free port (a fresh data
+ * directory, or a fresh PostgreSQL database at ENGRAM_TEST_DATABASE_URL's server). A space is
+ * filled to each size with generated facts written through the store's own code (the
+ * learner's storeFacts: the same rows and index the learner writes, without learning 100k
+ * memories' worth of notes first); everything measured goes through HTTP:
+ *   - /v1/search, /v1/context, /v1/ask p50/p95/p99, against two floors: the same full-text
+ *     query run directly on the store, and GET /healthz on the same HTTP stack;
+ *   - learning: notes of ten facts saved in batches of 100 and learned into the full space;
+ *   - saves: sequential p50/p95/p99, and saves/s from 32 callers;
+ *   - 32 concurrent callers searching and saving while learning runs;
+ *   - listing pages (sources, memories) at the first and the deepest cursor;
+ *   - the process's RSS and the store's size.
+ * The figures go into docs/benchmarks.md ("Scale").
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../../packages/server/dist/config.js';
+import { factFingerprint } from '../../packages/server/dist/learn/index.js';
+import { type RunningServer, startServer } from '../../packages/server/dist/server.js';
+import type { Db } from '../../packages/server/dist/store/database.js';
+import { type FactToStore, storeFacts } from '../../packages/server/dist/store/memory-repository.js';
+import { ensureSpace } from '../../packages/server/dist/store/source-repository.js';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1k,10k,100k' },
+    stores: { type: 'string', default: 'pglite,postgres' },
+    queries: { type: 'string', default: '150' },
+    notes: { type: 'string', default: '300' },
+    /** Notes being learned while 32 callers search and save. */
+    'load-notes': { type: 'string', default: '1000' },
+    many: { type: 'boolean', default: false },
+    svg: { type: 'string' },
+    json: { type: 'string' },
+    /** Draw the SVG (--svg) from the --json files of earlier runs (comma-separated), measuring nothing. */
+    plot: { type: 'string' },
+  },
+});
+const SIZES = values.sizes.split(',').map((size) => Number(size.replace(/k$/i, '000')));
+const STORES = values.stores.split(',') as ('pglite' | 'postgres')[];
+const QUERIES = Number(values.queries);
+const NOTES = Number(values.notes);
+const LOAD_NOTES = Number(values['load-notes']);
+const ADMIN_URL = process.env.ENGRAM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
+
+// ---- generated facts ----------------------------------------------------------------------
+// A deterministic generator: names, verbs, things and places drawn with a skew, so that some
+// words are everywhere and most are rare, as in real notes.
+let seed = 7;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const skewed = <T>(items: T[]) => items[Math.floor(items.length * random() ** 2)]!;
+const syllables = ['ka', 'lo', 'mi', 'ren', 'tav', 'os', 'ul', 'bri', 'den', 'sa', 'vor', 'ine', 'pet', 'ra', 'zu', 'gal'];
+const word = (parts: number) => Array.from({ length: parts }, () => syllables[Math.floor(random() * syllables.length)]).join('');
+const capital = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+const PEOPLE = Array.from({ length: 60 }, () => capital(word(2)));
+const PLACES = Array.from({ length: 400 }, () => capital(word(3)));
+const THINGS = Array.from({ length: 4_000 }, () => word(3));
+const VERBS = ['bought', 'painted', 'fixed', 'sold', 'found', 'cooked', 'planted', 'visited', 'borrowed', 'carved', 'repaired', 'ordered'];
+const ADJECTIVES = ['old', 'red', 'small', 'heavy', 'new', 'green', 'quiet', 'bright', 'wooden', 'broken', 'rare', 'cheap'];
+
+function sentence(day: number): { text: string; about: string[] } {
+  const person = skewed(PEOPLE);
+  const text = `${person} ${skewed(VERBS)} a ${skewed(ADJECTIVES)} ${skewed(THINGS)} in ${skewed(PLACES)} on day ${day}.`;
+  return { text, about: [person] };
+}
+
+function fact(index: number): FactToStore {
+  const { text, about } = sentence(index % 365);
+  return {
+    text,
+    kind: 'detail',
+    about,
+    date: new Date(Date.UTC(2025, 0, 1) + (index % 365) * 86_400_000).toISOString().slice(0, 10),
+    fingerprint: factFingerprint(`${text} #${index}`),
+    sentence: { text, messageIndex: null, start: 0, end: text.length },
+    // Generated sentences of invented words: nothing broader, no kinds of names, no places around.
+    index: { broader: '', kinds: '', around: '' },
+  };
+}
+
+const questions = () => [
+  `What did ${skewed(PEOPLE)} buy?`,
+  `Where did ${skewed(PEOPLE)} paint the ${skewed(THINGS)}?`,
+  `Who fixed a ${skewed(ADJECTIVES)} ${skewed(THINGS)}?`,
+  `What did ${skewed(PEOPLE)} do in ${skewed(PLACES)}?`,
+];
+
+/** Ten short facts in one note. */
+const note = (index: number) => Array.from({ length: 10 }, (_, line) => sentence(index + line).text).join(' ');
+
+// ---- measuring ----------------------------------------------------------------------------
+function percentiles(samples: number[]): { p50: number; p95: number; p99: number } {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+const round = (value: number) => (value >= 100 ? Math.round(value) : Math.round(value * 10) / 10);
+const fmt = (figures: { p50: number; p95: number; p99: number }) => `${round(figures.p50)} / ${round(figures.p95)} / ${round(figures.p99)}`;
+
+interface Engram {
+  kind: 'pglite' | 'postgres';
+  server: RunningServer;
+  db: Db;
+  dataDir?: string;
+  database?: string;
+}
+
+async function startEngram(kind: 'pglite' | 'postgres'): Promise<Engram> {
+  const env: Record<string, string> = {
+    ENGRAM_PORT: '0',
+    ENGRAM_HOST: '127.0.0.1',
+    ENGRAM_BOOTSTRAP_KEY: KEY,
+    ENGRAM_ACCOUNT_RPM: '1000000',
+    ENGRAM_POLL_MS: '20',
+    // Room for the copy of a space of 100k memories and what is learned into it.
+    ENGRAM_RECALL_CACHE_MEMORIES: '200000',
+  };
+  let dataDir: string | undefined;
+  let database: string | undefined;
+  if (kind === 'pglite') {
+    dataDir = await mkdtemp(join(tmpdir(), 'engram-scale-'));
+    env.ENGRAM_DATA_DIR = dataDir;
+  } else {
+    database = `engram_scale_${process.pid}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${database}`);
+    await admin.query(`create database ${database}`);
+    await admin.end();
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${database}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const server = await startServer(loadConfig(env), { announceKey: () => {} });
+  return { kind, server, db: server.store.db, dataDir, database };
+}
+
+async function stopEngram(engram: Engram): Promise<void> {
+  await engram.server.close();
+  if (engram.dataDir) await rm(engram.dataDir, { recursive: true, force: true });
+  if (engram.database) {
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${engram.database}`);
+    await admin.end();
+  }
+}
+
+async function call(engram: Engram, method: string, path: string, space: string, body?: unknown): Promise<{ status: number; json: any }> {
+  try {
+    return await callOnce(engram, method, path, space, body);
+  } catch (error) {
+    // A kept-alive connection the server closed after a long fill: once more, on a new one.
+    if (!(error instanceof TypeError)) throw error;
+    return callOnce(engram, method, path, space, body);
+  }
+}
+
+async function callOnce(
+  engram: Engram,
+  method: string,
+  path: string,
+  space: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${engram.server.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${KEY}`, 'X-Memory-Space': space, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 400) throw new Error(`${method} ${path} → ${response.status}: ${text.slice(0, 300)}`);
+  return { status: response.status, json: text ? JSON.parse(text) : null };
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const began = performance.now();
+  await run();
+  return performance.now() - began;
+}
+
+/** Fills a space to `size` current memories with generated facts, in transactions of 1,000. */
+async function fill(engram: Engram, space: string, from: number, size: number): Promise<void> {
+  const scope = { accountId: 1, space };
+  await ensureSpace(engram.db, scope);
+  for (let start = from; start < size; start += 1_000) {
+    const sourceId = `src_scale${space.replace(/\W/g, '')}${start}`;
+    const facts = Array.from({ length: Math.min(1_000, size - start) }, (_, index) => fact(start + index));
+    await engram.db.transaction().execute(async (transaction) => {
+      await sql`
+        insert into sources (id, account_id, space, kind, body, status, learned_at)
+        values (${sourceId}, 1, ${space}, 'note', 'generated', 'finished', now())`.execute(transaction);
+      await storeFacts(transaction, scope, sourceId, facts);
+    });
+  }
+}
+
+async function waitLearned(engram: Engram, space: string): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ waiting: number }>`
+      select count(*)::int as waiting from jobs where account_id = 1 and space = ${space}`.execute(engram.db);
+    if (rows[0]!.waiting === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function currentMemories(engram: Engram, space: string): Promise<number> {
+  const { rows } = await sql<{ count: number }>`
+    select count(*)::int as count from memories where account_id = 1 and space = ${space} and status = 'current'`.execute(engram.db);
+  return rows[0]!.count;
+}
+
+interface SizeFigures {
+  size: number;
+  search: ReturnType<typeof percentiles>;
+  context: ReturnType<typeof percentiles>;
+  ask: ReturnType<typeof percentiles>;
+  direct: ReturnType<typeof percentiles>;
+  bare: ReturnType<typeof percentiles>;
+  firstSearchMs: number;
+  learning: { notesPerSecond: number; memoriesPerSecond: number };
+  listing: { sourcesFirst: number; sourcesDeep: number; memoriesFirst: number; memoriesDeep: number };
+  storeMb: number;
+  rssMb: number;
+}
+
+async function recallFigures(engram: Engram, space: string) {
+  const search: number[] = [];
+  const context: number[] = [];
+  const ask: number[] = [];
+  const direct: number[] = [];
+  const bare: number[] = [];
+  for (let index = 0; index < QUERIES; index++) {
+    const question = questions()[index % 4]!;
+    search.push(await timed(() => call(engram, 'POST', '/v1/search', space, { q: question, limit: 10 })));
+    context.push(await timed(() => call(engram, 'POST', '/v1/context', space, { question })));
+    ask.push(await timed(() => call(engram, 'POST', '/v1/ask', space, { question })));
+    // The floor: the question's words as one full-text query, run on the store directly.
+    const words = question.replace(/[?]/g, '').split(' ').join(' | ');
+    direct.push(
+      await timed(() =>
+        sql`
+          select m.id from memories m, to_tsquery('english', ${words}) query
+          where m.account_id = 1 and m.space = ${space} and m.status = 'current' and m.tsv @@ query
+          order by ts_rank_cd(m.tsv, query) desc limit 10`.execute(engram.db),
+      ),
+    );
+    bare.push(
+      await timed(async () => {
+        const response = await fetch(`${engram.server.url}/healthz`);
+        await response.text();
+      }),
+    );
+  }
+  return {
+    search: percentiles(search),
+    context: percentiles(context),
+    ask: percentiles(ask),
+    direct: percentiles(direct),
+    bare: percentiles(bare),
+  };
+}
+
+async function learningFigures(engram: Engram, space: string) {
+  const before = await currentMemories(engram, space);
+  const began = performance.now();
+  for (let start = 0; start < NOTES; start += 100) {
+    const items = Array.from({ length: Math.min(100, NOTES - start) }, (_, index) => ({ text: note(start + index + 5_000) }));
+    await call(engram, 'POST', '/v1/memories/batch', space, { items });
+  }
+  await waitLearned(engram, space);
+  const seconds = (performance.now() - began) / 1_000;
+  const learned = (await currentMemories(engram, space)) - before;
+  return { notesPerSecond: NOTES / seconds, memoriesPerSecond: learned / seconds };
+}
+
+async function listingFigures(engram: Engram, space: string) {
+  const page = async (path: string) => timed(() => call(engram, 'GET', path, space));
+  const deepest = async (path: string, key: string) => {
+    // Walk to the last page by `next`, timing the last request.
+    let cursor: number | undefined = 0;
+    let last = 0;
+    let pages = 0;
+    while (cursor !== undefined && pages < 2_000) {
+      const began = performance.now();
+      const { json } = await call(engram, 'GET', `${path}${path.includes('?') ? '&' : '?'}limit=200&cursor=${cursor}`, space);
+      last = performance.now() - began;
+      cursor = json.next;
+      pages += 1;
+      if (!json[key].length) break;
+    }
+    return last;
+  };
+  return {
+    sourcesFirst: await page('/v1/sources?limit=100'),
+    sourcesDeep: await deepest('/v1/sources', 'sources'),
+    memoriesFirst: await page('/v1/memories?limit=100'),
+    memoriesDeep: await deepest('/v1/memories', 'memories'),
+  };
+}
+
+async function storeMb(engram: Engram): Promise<number> {
+  const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database())::bigint as bytes`.execute(engram.db);
+  return rows[0]!.bytes / 1_048_576;
+}
+
+async function saveFigures(engram: Engram, space: string) {
+  const latencies: number[] = [];
+  for (let index = 0; index < 200; index++) {
+    latencies.push(await timed(() => call(engram, 'POST', '/v1/memories', space, { text: note(index + 90_000) })));
+  }
+  const began = performance.now();
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async (_, caller) => {
+      for (let index = 0; index < 30; index++) {
+        await call(engram, 'POST', '/v1/memories', `${space}-${caller}`, { text: note(index) });
+        done += 1;
+      }
+    }),
+  );
+  return { sequential: percentiles(latencies), perSecond: done / ((performance.now() - began) / 1_000) };
+}
+
+/** 32 callers searching and saving into 50 spaces while a batch of notes is being learned. */
+async function underLoad(engram: Engram, space: string) {
+  for (let start = 0; start < LOAD_NOTES; start += 100) {
+    const items = Array.from({ length: Math.min(100, LOAD_NOTES - start) }, (_, index) => ({ text: note(start + index + 20_000) }));
+    await call(engram, 'POST', '/v1/memories/batch', `${space}-learning`, { items });
+  }
+  const recall: number[] = [];
+  const saves: number[] = [];
+  let learning = true;
+  const learned = waitLearned(engram, `${space}-learning`).then(() => {
+    learning = false;
+  });
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: 32 }, async (_, caller) => {
+      for (let index = 0; index < 25 && (learning || index < 5); index++) {
+        const target = `${space}-load-${(caller + index) % 50}`;
+        if (index % 2) recall.push(await timed(() => call(engram, 'POST', '/v1/search', space, { q: questions()[index % 4] })));
+        else saves.push(await timed(() => call(engram, 'POST', '/v1/memories', target, { text: note(caller * 100 + index) })));
+      }
+    }),
+  );
+  const seconds = (performance.now() - began) / 1_000;
+  const stillLearning = learning;
+  await learned;
+  return { recall: percentiles(recall), saves: percentiles(saves), seconds, stillLearning };
+}
+
+// ---- the run ------------------------------------------------------------------------------
+const results: Record<string, { sizes: SizeFigures[]; extra: Record<string, unknown> }> = {};
+if (values.plot) {
+  const { readFile } = await import('node:fs/promises');
+  for (const file of values.plot.split(',')) Object.assign(results, JSON.parse(await readFile(file, 'utf8')));
+  if (values.svg) await writeFile(values.svg, plot(results));
+  process.exit(0);
+}
+console.log(`# Engram scale run (${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)}; ${QUERIES} queries a figure, ms)`);
+for (const kind of STORES) {
+  const engram = await startEngram(kind);
+  const figures: SizeFigures[] = [];
+  const extra: Record<string, unknown> = {};
+  results[kind] = { sizes: figures, extra };
+  try {
+    let filled = 0;
+    for (const size of SIZES) {
+      process.stderr.write(`[${kind}] filling to ${size}…\n`);
+      await fill(engram, 'scale', filled, size);
+      filled = size;
+      const firstSearchMs = await timed(() => call(engram, 'POST', '/v1/search', 'scale', { q: 'What did they repair?' }));
+      const recall = await recallFigures(engram, 'scale');
+      process.stderr.write(`[${kind}] ${size}: search ${fmt(recall.search)}; learning…\n`);
+      const learning = await learningFigures(engram, 'scale');
+      const listing = await listingFigures(engram, 'scale');
+      figures.push({
+        size,
+        ...recall,
+        firstSearchMs,
+        learning,
+        listing,
+        storeMb: await storeMb(engram),
+        rssMb: process.memoryUsage().rss / 1_048_576,
+      });
+      filled = await currentMemories(engram, 'scale');
+      // Each size's figures as soon as they are measured, in case a long run is cut short.
+      process.stderr.write(`[${kind}] ${JSON.stringify(figures.at(-1))}\n`);
+    }
+    extra.saves = await saveFigures(engram, 'saves');
+    process.stderr.write(`[${kind}] saves ${JSON.stringify(extra.saves)}\n`);
+    extra.underLoad = await underLoad(engram, 'load');
+    process.stderr.write(`[${kind}] under load ${JSON.stringify(extra.underLoad)}\n`);
+    if (values.many) {
+      process.stderr.write(`[${kind}] filling 1,000 spaces of 100…\n`);
+      for (let index = 0; index < 1_000; index++) await fill(engram, `many-${index}`, 0, 100);
+      const samples: number[] = [];
+      for (let index = 0; index < QUERIES; index++) {
+        samples.push(await timed(() => call(engram, 'POST', '/v1/search', `many-${index % 1_000}`, { q: questions()[index % 4] })));
+      }
+      extra.manySpaces = percentiles(samples);
+    }
+    extra.rssEndMb = process.memoryUsage().rss / 1_048_576;
+    if (values.json) await writeFile(values.json, JSON.stringify(results, null, 2));
+  } finally {
+    await stopEngram(engram);
+  }
+}
+
+// ---- the report ---------------------------------------------------------------------------
+const header = ['memories', ...STORES.flatMap((kind) => [`search ${kind}`, `direct ${kind}`, `x direct`, `x bare`])];
+console.log(`\n## Recall: p50 / p95 / p99 (ms)\n\n| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
+for (const [index, size] of SIZES.entries()) {
+  const cells = STORES.flatMap((kind) => {
+    const row = results[kind]!.sizes[index]!;
+    return [fmt(row.search), fmt(row.direct), `${round(row.search.p95 / row.direct.p95)}x`, `${round(row.search.p95 / row.bare.p95)}x`];
+  });
+  console.log(`| ${size.toLocaleString('en')} | ${cells.join(' | ')} |`);
+}
+console.log(`\n| memories | ${STORES.flatMap((kind) => [`context ${kind}`, `ask ${kind}`, `first search ${kind}`]).join(' | ')} |`);
+console.log(`|---|${STORES.flatMap(() => ['---', '---', '---']).join('|')}|`);
+for (const [index, size] of SIZES.entries()) {
+  const cells = STORES.flatMap((kind) => {
+    const row = results[kind]!.sizes[index]!;
+    return [fmt(row.context), fmt(row.ask), `${round(row.firstSearchMs)}`];
+  });
+  console.log(`| ${size.toLocaleString('en')} | ${cells.join(' | ')} |`);
+}
+console.log(
+  `\n## Growth\n\n| memories | ${STORES.flatMap((kind) => [`notes/s ${kind}`, `memories/s ${kind}`, `store MB ${kind}`, `RSS MB ${kind}`, `listing first/deepest ${kind}`]).join(' | ')} |`,
+);
+console.log(`|---|${STORES.flatMap(() => ['---', '---', '---', '---', '---']).join('|')}|`);
+for (const [index, size] of SIZES.entries()) {
+  const cells = STORES.flatMap((kind) => {
+    const row = results[kind]!.sizes[index]!;
+    return [
+      round(row.learning.notesPerSecond),
+      round(row.learning.memoriesPerSecond),
+      round(row.storeMb),
+      round(row.rssMb),
+      `sources ${round(row.listing.sourcesFirst)}/${round(row.listing.sourcesDeep)}, memories ${round(row.listing.memoriesFirst)}/${round(row.listing.memoriesDeep)}`,
+    ];
+  });
+  console.log(`| ${size.toLocaleString('en')} | ${cells.join(' | ')} |`);
+}
+console.log('\n## Saves and load');
+for (const kind of STORES) {
+  const extra = results[kind]!.extra as any;
+  console.log(
+    `- ${kind}: save p50/p95/p99 ${fmt(extra.saves.sequential)} ms, ${round(extra.saves.perSecond)} saves/s from 32 callers; ` +
+      `32 callers while learning: search ${fmt(extra.underLoad.recall)}, save ${fmt(extra.underLoad.saves)} ms` +
+      `${extra.manySpaces ? `; 1,000 spaces of 100: search ${fmt(extra.manySpaces)}` : ''}; RSS at the end ${round(extra.rssEndMb)} MB`,
+  );
+}
+if (values.json) await writeFile(values.json, JSON.stringify(results, null, 2));
+if (values.svg) await writeFile(values.svg, plot(results));
+
+/** A small line plot of search p95 and learning speed against memories, per store. */
+function plot(data: typeof results): string {
+  const width = 640;
+  const height = 300;
+  const left = 60;
+  const bottom = 40;
+  const panels = [
+    { title: 'search p95 (ms)', value: (row: SizeFigures) => row.search.p95 },
+    { title: 'learning (memories/s)', value: (row: SizeFigures) => row.learning.memoriesPerSecond },
+  ];
+  const colours: Record<string, string> = { pglite: '#1f77b4', postgres: '#d62728' };
+  const x = (size: number) => left + ((Math.log10(size) - 3) / 2) * (width / 2 - left - 20);
+  let body = '';
+  panels.forEach((panel, index) => {
+    const offset = index * (width / 2);
+    const max = Math.max(1, ...Object.values(data).flatMap((store) => store.sizes.map(panel.value))) * 1.1;
+    const y = (value: number) => height - bottom - (value / max) * (height - bottom - 30);
+    body += `<text x="${offset + width / 4}" y="18" text-anchor="middle" font-size="13">${panel.title}</text>`;
+    body += `<line x1="${offset + left}" y1="${height - bottom}" x2="${offset + width / 2 - 20}" y2="${height - bottom}" stroke="#333"/>`;
+    body += `<line x1="${offset + left}" y1="30" x2="${offset + left}" y2="${height - bottom}" stroke="#333"/>`;
+    for (const size of [1_000, 10_000, 100_000]) {
+      body += `<text x="${offset + x(size)}" y="${height - bottom + 16}" text-anchor="middle" font-size="11">${size / 1_000}k</text>`;
+    }
+    for (const share of [0, 0.5, 1]) {
+      body += `<text x="${offset + left - 6}" y="${y((share * max) / 1.1) + 4}" text-anchor="end" font-size="11">${round((share * max) / 1.1)}</text>`;
+    }
+    for (const [kind, store] of Object.entries(data)) {
+      const points = store.sizes.map((row) => `${offset + x(row.size)},${y(panel.value(row))}`).join(' ');
+      body += `<polyline fill="none" stroke="${colours[kind]}" stroke-width="2" points="${points}"/>`;
+      for (const row of store.sizes) {
+        body += `<circle cx="${offset + x(row.size)}" cy="${y(panel.value(row))}" r="3" fill="${colours[kind]}"/>`;
+      }
+    }
+  });
+  const legend = Object.keys(data)
+    .map(
+      (kind, index) =>
+        `<text x="${left + index * 120}" y="${height - 6}" font-size="12" fill="${colours[kind]}">■ ${kind === 'pglite' ? 'embedded' : 'PostgreSQL'}</text>`,
+    )
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">${body}${legend}</svg>\n`;
+}
