@@ -1,6 +1,7 @@
 import { stemmer } from 'stemmer';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
+import { SUPPORT_SHARE } from './weights.js';
 
 /** What the offline ask answers. */
 export interface OfflineAnswer {
@@ -9,8 +10,6 @@ export interface OfflineAnswer {
   clash: boolean;
 }
 
-/** Memories scoring at least this share of the best one support the answer. */
-const SUPPORT_SHARE = 0.9;
 /** At most this many memories make the written answer. */
 const MAX_SENTENCES = 2;
 
