@@ -35,8 +35,8 @@ function questionStems(question: string): Set<string> {
 
 /**
  * What a memory says that the question does not: the memory's words after its opening run of
- * words the question already holds ("What did Melanie paint?" and "Melanie painted a sunrise
- * over the lake." give "a sunrise over the lake"). Null when that opening holds no more of the
+ * words the question already holds ("What did Ana paint?" and "Ana painted a harbour
+ * at dusk." give "a harbour at dusk"). Null when that opening holds no more of the
  * question than a name, when the memory opens with something else (then the whole memory
  * answers), or when it leaves nothing.
  */
@@ -44,7 +44,7 @@ export function newPart(question: string, text: string): string | null {
   const stems = questionStems(question);
   const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)];
   let index = 0;
-  // Only a run that holds what the question asks about, not just whom ("Melanie painted", not "Melanie").
+  // Only a run that holds what the question asks about, not just whom ("Ana painted", not "Ana").
   let skippedQuestionWord = false;
   for (; index < words.length; index++) {
     const spelled = words[index]![0];
