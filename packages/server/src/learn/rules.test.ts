@@ -1883,7 +1883,6 @@ const PLAN_SENTENCES = [
   'Ana still will paint the fence',
   'Ana soon will paint the fence',
   "Ana won't paint the fence",
-  'Ana\u2019ll paint the fence',
   'Ana won\u2019t paint the fence',
 ];
 const NOT_PLAN_SENTENCES = [
