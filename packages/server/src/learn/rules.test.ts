@@ -75,7 +75,7 @@ const speaksFor = (fact: string) => fact.startsWith('Ana ') && !fact.startsWith(
 /** The type the learner gives the name Quillmoor in a note. */
 const typeOfQuillmoor = (text: string) => {
   const fact = learnFromText(text, { writtenAt: WRITTEN }).find((found) => found.about.includes('Quillmoor'));
-  return fact?.nameTypes[fact.about.indexOf('Quillmoor')];
+  return fact?.nameTypes?.[fact.about.indexOf('Quillmoor')];
 };
 const ownerFacts = (text: string) => learnFromText(text, { writtenAt: WRITTEN, owner: 'Ana' }).map((fact) => fact.text);
 
