@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { findClash, newPart, shortAnswer } from '../recall/ask.js';
 import { queryTerms } from '../recall/query.js';
 import type { Recalled } from '../recall/search.js';
-import { broaderWords } from '../recall/synonyms.js';
+import { ATTRIBUTE_WORDS } from '../recall/search.js';
+import { broaderWords, relatedWords } from '../recall/synonyms.js';
 import { findContent, isChitChat, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { addS, thirdPerson } from './conjugate.js';
@@ -2383,6 +2384,63 @@ const FIRST_PERSON = [
   'ours',
 ];
 
+const BASE_FORMS = [
+  'planned>planner,planning,aforethought',
+  'planning>plan,planner',
+  'stopped>halt,discontinue,cease',
+  'stopping>fillet,halt,discontinue',
+  'churches>churchly,christian',
+  'boxes>boxy,loge,package',
+  'buzzes>bombilation,bombination,bombinate',
+  'dishes>serve',
+  'women>womanly,womanhood,womanize',
+  'tried>tested,well-tried,time-tested',
+  'hiked>boost,hiker',
+  'hiking>hike,tramp,boost',
+  'painted>painter,painting',
+  'painting>picture,paint,painter',
+  'bigger>larger',
+  'nicer>niceness,decent',
+  'nicest>niceness,decent',
+  'classes>category,family,classify',
+  'cats>guy,hombre,bozo',
+];
+const SLOT_WORDS = [
+  'live>home',
+  'lives>home',
+  'living>home',
+  'home>home',
+  'house>home',
+  'reside>home',
+  'resides>home',
+  'based>home',
+  'moved>home',
+  'move>home',
+  'work>work',
+  'works>work',
+  'working>work',
+  'job>work',
+  'jobs>work',
+  'employer>work',
+  'employed>work',
+  'occupation>work',
+  'profession>work',
+  'married>partner',
+  'marriage>partner',
+  'partner>partner',
+  'wife>partner',
+  'husband>partner',
+  'girlfriend>partner',
+  'boyfriend>partner',
+  'dating>partner',
+  'single>partner',
+  'relationship>partner',
+  'spouse>partner',
+  'engaged>partner',
+  'age>age',
+  'old>age',
+];
+
 const rules: Rule[] = [
   {
     id: 'chit-chat.reaction-adjective',
@@ -2849,6 +2907,29 @@ const rules: Rule[] = [
     entries: FIRST_PERSON,
     holds: (word) => questionCarriesFact(`Is the blue bike ${word} now?`),
     counterExamples: ['yours', 'hers'],
+  },
+  {
+    id: 'synonyms.base-form',
+    reason: 'An inflected word ("planned", "churches") is looked up in WordNet by its base form, so its related words are found.',
+    where: 'recall/synonyms.ts baseForms',
+    entries: BASE_FORMS,
+    holds: (pair) => {
+      const [word, related] = pair.split('>');
+      return relatedWords(word!).slice(0, 3).join(',') === related;
+    },
+    counterExamples: ['planned>'],
+  },
+  {
+    id: 'search.slot-word',
+    reason:
+      'A question word that asks for where someone lives, works, who their partner is or their age is answered by a memory in that slot.',
+    where: 'recall/search.ts ATTRIBUTE_WORDS',
+    entries: SLOT_WORDS,
+    holds: (pair) => {
+      const [word, attribute] = pair.split('>');
+      return ATTRIBUTE_WORDS[word!] === attribute;
+    },
+    counterExamples: ['paint>home', 'job>home'],
   },
   {
     id: 'conjugate.irregular',

@@ -77,7 +77,7 @@ export interface QueryWord {
 }
 
 /** Question words that ask for a slot's value (see learn/slots.ts). */
-const ATTRIBUTE_WORDS: Record<string, string> = Object.fromEntries(
+export const ATTRIBUTE_WORDS: Record<string, string> = Object.fromEntries(
   [
     ['home', 'live lives living home house reside resides based moved move'],
     ['work', 'work works working job jobs employer employed occupation profession'],
