@@ -3,7 +3,7 @@
  * that does. The rules look at the words only, so they are the same for every speaker.
  */
 
-/** Words that open a sentence without adding to it ("Wow, …", "Yeah, …", "Hey Mel, …"). */
+/** Words that open a sentence without adding to it ("Wow, …", "Yeah, …", "Hey Bea, …"). */
 const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
   'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
@@ -91,11 +91,11 @@ export interface Content {
 
 /**
  * Sets aside what frames a sentence without adding to it: leading interjections ("Wow,",
- * "Hey Mel,"), a leading or trailing name used to address someone ("Caroline, …", "…, Mel!")
+ * "Hey Bea,"), a leading or trailing name used to address someone ("Beatrice, …", "…, Bea!")
  * and trailing emoji. With `reactions` (the default) a reaction opening a clause goes too
  * ("So cool you found…"); test for chit-chat without it, so "Glad you like it" stays talk.
  * `names` are the names of the people talking; any prefix of three or
- * more letters counts, since friends shorten names ("Mel" for "Melanie").
+ * more letters counts, since friends shorten names ("Bea" for "Beatrice").
  */
 export function findContent(sentence: string, names: readonly string[], options: { reactions?: boolean } = {}): Content {
   const reactions = options.reactions ?? true;

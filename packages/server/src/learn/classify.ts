@@ -12,13 +12,13 @@ import type { MemoryKind } from './types.js';
  *    "prefers", "favourite", "fan of", "is into", "dislikes", "can't stand", "adores",
  *    "wants", "wishes", "would love", "would like", "keen on", "passionate about", "fond of",
  *    "obsessed with".
- * 3. people: relationships and who someone is: a relation owned or counted ("Caroline's
+ * 3. people: relationships and who someone is: a relation owned or counted ("Omar's
  *    sister", "has two kids", "her husband"), a relationship event ("married", "divorced",
  *    "dating", "engaged", "pregnant", "adopted", "broke up"), or identity ("<Name> is a
  *    nurse", "works as", "years old", "is from", "grew up in", "lives in", "was born").
  * 4. detail: everything else.
  *
- * Plans come first because a plan often involves a liking or a person ("Caroline's sister
+ * Plans come first because a plan often involves a liking or a person ("Omar's sister
  * will visit next week" is something to be ready for); wants are preferences, not plans.
  */
 export function classifyFact(text: string, options: { future?: boolean } = {}): MemoryKind {

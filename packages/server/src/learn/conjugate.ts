@@ -1,5 +1,5 @@
 /**
- * Verb forms for a subject turned from "I" or "you" into a name ("I love" -> "Caroline loves").
+ * Verb forms for a subject turned from "I" or "you" into a name ("I love" -> "Omar loves").
  * Modal verbs and past tenses are the same for every person, so they stay as they are.
  */
 const irregular: Record<string, string> = {

@@ -82,7 +82,7 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
   for (const [position, message] of said.entries()) {
     // What a message answers: the one before it, led by the opening of the one before that,
     // which often names the topic a short exchange is about ("We went camping!" / "How was
-    // it?" / "We roasted marshmallows…").
+    // it?" / "We cooked on the fire…").
     const earlier = said[position - 2]?.text.slice(0, EARLIER_CHARS);
     const previous = said[position - 1] && [earlier, said[position - 1]!.text].filter((text) => text !== undefined).join('\n');
     const reference = message.at ?? options.writtenAt;
@@ -272,7 +272,7 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   // "Take a look at this", "Stay positive": in a conversation, advice to the listener is not a fact.
   if (factText === null && command) return null;
   factText ??= within(sentence, edits, content.start, content.end);
-  // A remark about something other than the speaker is written as theirs ("Caroline said it was fun").
+  // A remark about something other than the speaker is written as theirs ("Omar said it was fun").
   const speaker = passage.persons.self;
   const reported = passage.attribute && !selfNamed && speaker !== null;
   if (reported) {

@@ -101,7 +101,7 @@ function isAfterSentenceOpener(text: string, sentenceStart: number, position: nu
   return /^[\s"'“‘([*-]*$/u.test(text.slice(sentenceStart, position));
 }
 
-/** "Maria's" -> "Maria", "“Star Wars”," -> "Star Wars". */
+/** "Omar's" -> "Omar", "“Star Wars”," -> "Star Wars". */
 export function normaliseName(name: string): string {
   return name
     .replace(/\s+/g, ' ')

@@ -71,7 +71,7 @@ const otherAuxiliaries = new Set([
 ]);
 /**
  * Words after which "you" starts a clause (so its verb takes the third person: "I think you
- * are right" -> "… Melanie is right"). After any other word "you" is an object ("told you").
+ * are right" -> "… Ben is right"). After any other word "you" is an object ("told you").
  */
 const clauseOpeners = new Set([
   'and',
@@ -210,11 +210,11 @@ const workWords = /\b(?:team|colleagues|co-?workers|office|boss|work|project|mee
 
 /**
  * Names the people behind "I" and "you" in a sentence and puts the verb that follows in the
- * third person: "I love hiking" -> "Caroline loves hiking", "My sister…" -> "Caroline's sister…",
- * "Have you seen…" -> "Has Melanie seen…".
+ * third person: "I love hiking" -> "Ana loves hiking", "My sister…" -> "Ana's sister…",
+ * "Have you seen…" -> "Has Ben seen…".
  *
  * "we", "us" and "our" have no single name. The rule, chosen to read clearly:
- * - "our" and "ours" become the speaker's possessive ("our dog" -> "Caroline's dog");
+ * - "our" and "ours" become the speaker's possessive ("our dog" -> "Ana's dog");
  * - "we" and "us" become "<speaker> and <other>" when the sentence is about the last time
  *   the two of them talked ("since we last chatted"); else "<speaker>'s family" when the sentence
  *   (or failing that, the message) speaks of family, "<speaker>'s team" when it speaks of
@@ -263,7 +263,7 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
     const tags = next < words.length ? context.tokenAt(words[next].start)?.tags : undefined;
     return tags !== undefined && (tags.has('Participle') || (tags.has('PastTense') && !tags.has('Infinitive')));
   };
-  /** "Have I…" -> "Has Caroline…": the auxiliary takes the third person, the main verb stays. */
+  /** "Have I…" -> "Has Ana…": the auxiliary takes the third person, the main verb stays. */
   const invertBefore = (index: number): boolean => {
     if (index === 0 || !adjacent(words, index)) return false;
     const previous = words[index - 1];
@@ -413,7 +413,7 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
   return { edits, self: selfNamed, other: otherNamed };
 }
 
-/** "Caroline" -> "Caroline's", "James" -> "James's". */
+/** "Ana" -> "Ana's", "James" -> "James's". */
 export function possessive(name: string): string {
   return `${name}'s`;
 }
@@ -466,7 +466,7 @@ const openingAdverbs = new Set([
   'never',
   'already',
 ]);
-/** Verbs people say without "I" in chat ("Love that painting!"). Other base verbs open commands. */
+/** Verbs people say without "I" in chat ("Love the new kiln!"). Other base verbs open commands. */
 const droppedSubjectVerbs = new Set(['love', 'like', 'hate', 'miss', 'enjoy', 'adore', 'prefer', 'need', 'want', 'plan', 'wish', 'hope']);
 const droppedSubjectGerunds = new Set([
   'thinking',
@@ -612,7 +612,7 @@ const gerundSubjectVerbs = new Set([
 ]);
 
 /**
- * Chat often drops "I": "Gonna continue my edu", "Love that painting!", "Went hiking". When a
+ * Chat often drops "I": "Gonna finish my course", "Love the new kiln!", "Went hiking". When a
  * sentence's content opens with such a verb, the speaker is written in as its subject. Only
  * past tenses and a few verbs of feeling count, since other bare verbs open commands ("Take a
  * look at this"). Returns the edits, or null when the subject is there.
@@ -634,13 +634,13 @@ export function fillDroppedSubject(
   let index = 0;
   while (index < words.length - 1 && index < 2 && openingAdverbs.has(words[index].lower)) index++;
   const verb = words[index];
-  // "Been thinking…" and "Been busy with work" drop "I've"; "Been quite a ride" drops "it's".
+  // "Been thinking…" and "Been busy with the move" drop "I've"; "Been a long week" drops "it's".
   const state = (word: Word | undefined) => word !== undefined && (/ing$/.test(word.lower) || beenStates.has(word.lower));
   const fits =
     verb.lower !== 'been' || state(words[index + 1]) || (beenDegrees.has(words[index + 1]?.lower ?? '') && state(words[index + 2]));
   if (verb.lower in fixed && fits) {
     if (index === 0) return [{ ...at(first), text: `${name} ${fixed[verb.lower]}` }];
-    // "Just gotta find a way" → "<speaker> just has to find a way"; "Just been helping" →
+    // "Just gotta fix the gate" → "<speaker> just has to fix the gate"; "Just been painting" →
     // "<speaker> has just been helping": an auxiliary goes before the adverb.
     const [auxiliary, rest] =
       verb.lower === 'gonna' ? ['is ', 'going to'] : verb.lower === 'been' ? ['has ', 'been'] : ['', fixed[verb.lower]!];
@@ -673,13 +673,13 @@ export function fillDroppedSubject(
   // "Made me think…", "Taking in kids - you're so kind": the missing subject is someone else.
   if (words[index + 1]?.lower === 'me' || words.some((word) => secondPersonWords.has(word.lower))) return null;
   if (droppedSubjectGerunds.has(verb.lower) || tags?.has('Gerund') === true) {
-    // "Taking care of ourselves is vital": a gerund followed by a verb of its own is the
-    // subject. Gerunds that take a clause ("Hoping my screenplay gets noticed") are not.
+    // "Painting fences is hard work": a gerund followed by a verb of its own is the
+    // subject. Gerunds that take a clause ("Hoping the kiln is ready") are not.
     if (!clauseGerunds.has(verb.lower) && hasOwnVerb(words, index + 1, contentStart, context)) return null;
     return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
   }
   if (droppedSubjectVerbs.has(verb.lower)) {
-    // "Love sure does bring us joy": a verb of its own makes "Love" the subject, not a dropped "I".
+    // "Love makes the garden grow": a verb of its own makes "Love" the subject, not a dropped "I".
     if (hasOwnVerb(words, index + 1, contentStart, context)) return null;
     return subjectBefore(thirdPerson(verb.lower) ?? verb.lower);
   }

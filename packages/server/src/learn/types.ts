@@ -24,7 +24,7 @@ export interface LearnedFact {
   /** Subject and attribute of a fact that can change ("omar|home"); a later fact with the same slot replaces it. */
   slot?: string | null;
   /**
-   * What a speaker said of something other than themselves, written as theirs ("Caroline said
+   * What a speaker said of something other than themselves, written as theirs ("Omar said
    * it was so much fun."): a reaction or a remark, which tells less than what people say of
    * themselves; recall weighs it a little lower (see REPORTED_WEIGHT in recall/search.ts).
    */

@@ -1,6 +1,6 @@
 /**
- * Once a fact has named its one person, a later "<name>'s" reads as "their": "Jon lost
- * Jon's job" → "Jon lost their job". The learner cannot know anyone's pronouns, so it uses
+ * Once a fact has named its one person, a later "<name>'s" reads as "their": "Omar lost
+ * Omar's keys" → "Omar lost their keys". The learner cannot know anyone's pronouns, so it uses
  * the singular "their", and only when the fact names no one else (with two people, "their"
  * could mean either, and the name is kept).
  */

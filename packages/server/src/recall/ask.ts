@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import { DATE_WORDING } from '../text/date-wording.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
+import { SUPPORT_SHARE } from './weights.js';
 
 /** What the offline ask answers. */
 export interface OfflineAnswer {
@@ -10,8 +11,6 @@ export interface OfflineAnswer {
   clash: boolean;
 }
 
-/** Memories scoring at least this share of the best one support the answer. */
-const SUPPORT_SHARE = 0.9;
 /** At most this many memories make the written answer. */
 const MAX_SENTENCES = 2;
 
@@ -33,8 +32,8 @@ function questionStems(question: string): Set<string> {
 
 /**
  * What a memory says that the question does not: the memory's words after its opening run of
- * words the question already holds ("What did Melanie paint?" and "Melanie painted a sunrise
- * over the lake." give "a sunrise over the lake"). Null when that opening holds no more of the
+ * words the question already holds ("What did Ana paint?" and "Ana painted a harbour
+ * at dusk." give "a harbour at dusk"). Null when that opening holds no more of the
  * question than a name, when the memory opens with something else (then the whole memory
  * answers), or when it leaves nothing.
  */
@@ -42,7 +41,7 @@ export function newPart(question: string, text: string): string | null {
   const stems = questionStems(question);
   const words = [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu)];
   let index = 0;
-  // Only a run that holds what the question asks about, not just whom ("Melanie painted", not "Melanie").
+  // Only a run that holds what the question asks about, not just whom ("Ana painted", not "Ana").
   let skippedQuestionWord = false;
   for (; index < words.length; index++) {
     const spelled = words[index]![0];

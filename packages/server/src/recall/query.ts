@@ -116,7 +116,7 @@ export function queryTerms(question: string): string[] {
   return [...new Set(words.filter((word) => !QUESTION_WORDS.has(word) && word.length <= 60))];
 }
 
-/** A capitalised word of a question, possibly possessive ("Caroline's"). */
+/** A capitalised word of a question, possibly possessive ("Omar's"). */
 const NAME_WORD = /\b\p{Lu}[\p{L}'’-]+/gu;
 
 /** Capitalised words of the question: names the asker expects the memory to be about. */

@@ -7,6 +7,29 @@ import type { Scope } from '../store/scope.js';
 import type { QuestionTime } from './query.js';
 import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
 import { MAX_RELATED, personClasses, relatedWords } from './synonyms.js';
+import {
+  BEFORE_LEVEL_WEIGHT,
+  BROADER_WEIGHT,
+  COVERAGE_WEIGHT,
+  DATE_CUE,
+  FLOOR,
+  KNOWN_THRESHOLD,
+  MENTIONS_SPAN,
+  MESSAGE_LEVEL_WEIGHT,
+  NAME_CUE,
+  OWN_LEVEL_WEIGHT,
+  RANK_WEIGHT,
+  RECENCY_WEIGHT,
+  RELATED_WEIGHT,
+  RELATIVE_FLOOR,
+  REPORTED_WEIGHT,
+  SAID_IN_SPAN,
+  SAME_PASSAGE,
+  TIME_CUE,
+  UNSEEN_WEIGHT,
+} from './weights.js';
+
+export { FLOOR, KNOWN_THRESHOLD } from './weights.js';
 
 /** A recalled memory with its score (0..1). */
 export interface Recalled {
@@ -24,56 +47,21 @@ export interface RecallResult {
   empty: boolean;
 }
 
-/**
- * Something is known about a question when one of its best memories (about the person it
- * names, if any) says at least this share of the question's weighted words in its own words
- * (see `judge`). Calibrated with bench/locomo on two dev conversations (docs/benchmarks.md):
- * answerable questions fall below it 3% of the time, adversarial ones (asked about the wrong
- * person) 3 times as often, unrelated questions most of the time.
- */
-export const KNOWN_THRESHOLD = 0.2;
-
-/** What a memory said in (or naming) the time a question asks about adds to its score. */
-const TIME_CUE = 0.15;
-
-/** Memories scoring below this are not returned at all (they share only a weak word or a synonym). */
-export const FLOOR = 0.08;
-/** Past the first MAX_SHOWN (the largest limit of search and context), memories below this share of the best are left out too. */
-const RELATIVE_FLOOR = 0.25;
+/** The largest limit of search and context: past it, RELATIVE_FLOOR applies too. */
 const MAX_SHOWN = 50;
 /** Fewer hits than this from a question's other words, and its names bring in memories too. */
 const FEW_HITS = 50;
 
 /** How many of the best memories Postgres's rank re-orders, and how much it can add. */
 const RERANKED = 60;
-const RANK_WEIGHT = 0.1;
 
 const byScore = (left: { score: number; hit: LexemeHit }, right: { score: number; hit: LexemeHit }) =>
   right.score - left.score || right.hit.id - left.hit.id;
 
-/** How much a word counts where it was found: in the fact or its names, the rest of its message, the message it answers. */
-const LEVEL_WEIGHT = [0, 0.4, 0.7, 1];
-/** A further fact of a message already listed keeps this share of its score (per fact before it). */
-const SAME_PASSAGE = 0.5;
-/**
- * A speaker's remark about something other than themselves ("Caroline said it was so much
- * fun.") keeps this share of its score: such remarks fill a third of the best ten on LoCoMo but
- * hold the evidence a third as often as other memories (docs/benchmarks.md).
- */
-const REPORTED_WEIGHT = 0.9;
-/** A synonym or related form counts this much of the word itself. */
-const RELATED_WEIGHT = 0.5;
-/** A memory naming a kind of what the question asks for counts this much of the word itself. */
-const BROADER_WEIGHT = 0.25;
+/** How much a word counts where it was found (level 0 none, 1 the message it answers, 2 the rest of its message, 3 the fact or its names). */
+const LEVEL_WEIGHT = [0, BEFORE_LEVEL_WEIGHT, MESSAGE_LEVEL_WEIGHT, OWN_LEVEL_WEIGHT];
 /** A memory naming a kind of what a related word means ("church" for "religious", by "religion"): both steps' share. */
 const RELATED_BROADER_WEIGHT = RELATED_WEIGHT * BROADER_WEIGHT;
-/**
- * A question word the space has never seen weighs this much of the rarest word's weight: nothing
- * stored says it, so a memory sharing only the question's common words ("symbol" in "the chemical
- * symbol for tungsten") covers less of it. 1.5 judges 84-88% of unrelated questions empty
- * against 69-70% at 1, for one more answerable question of 999 (docs/benchmarks.md).
- */
-const UNSEEN_WEIGHT = 1.5;
 
 /** One meaningful word of the question with the lexemes that match it. */
 export interface QueryWord {
@@ -89,7 +77,7 @@ export interface QueryWord {
 }
 
 /** Question words that ask for a slot's value (see learn/slots.ts). */
-const ATTRIBUTE_WORDS: Record<string, string> = Object.fromEntries(
+export const ATTRIBUTE_WORDS: Record<string, string> = Object.fromEntries(
   [
     ['home', 'live lives living home house reside resides based moved move'],
     ['work', 'work works working job jobs employer employed occupation profession'],
@@ -205,15 +193,11 @@ export async function recall(
     lexemes: lexemes.filter((lexeme, index) => !lexeme.startsWith(BROADER_MARK) && !timeLexemes.includes(index)),
   };
   const ranks = copy ? copy.rank(ranked.ids, ranked.lexemes) : await rankMemories(db, scope, ranked.ids, ranked.lexemes);
-  for (const item of best) item.score = Math.min(1, item.score + RANK_WEIGHT * Math.min(1, 2 * (ranks.get(item.hit.id) ?? 0)));
+  rerank(best, ranks);
   scored.sort(byScore);
   diversify(scored);
-  // Past the most any caller may be shown, only memories near the best are kept (and loaded).
-  const tailFloor = Math.max(FLOOR, RELATIVE_FLOOR * (scored[0]?.score ?? 0));
-  const kept = scored.filter((item, index) => item.score >= (index < MAX_SHOWN ? FLOOR : tailFloor));
-  const judged = judge(kept, names);
-  const bears = judged >= KNOWN_THRESHOLD || saysAboutNamed(kept, words, names);
-  if (!kept.length || (options.judge !== false && !bears)) return nothing;
+  const kept = aboveFloor(scored);
+  if (!kept.length || (options.judge !== false && !bearsOn(kept, words, names))) return nothing;
   const shown = kept.slice(0, options.limit);
   const rows = await loadMemories(
     db,
@@ -225,6 +209,27 @@ export async function recall(
   const byKind: Counts = { all: kept.length, people: 0, plan: 0, pref: 0, detail: 0 };
   for (const item of kept) byKind[item.hit.kind] += 1;
   return { memories, total: kept.length, counts: byKind, empty: false };
+}
+
+/** Adds Postgres's cover-density rank (0..0.5 and more, saturating at 0.5) to the best few memories' scores. */
+export function rerank(best: Scored[], ranks: ReadonlyMap<number, number>): void {
+  for (const item of best) item.score = Math.min(1, item.score + RANK_WEIGHT * Math.min(1, 2 * (ranks.get(item.hit.id) ?? 0)));
+}
+
+/** The memories worth returning, best first: above FLOOR, and past the most any caller is shown, near the best. */
+export function aboveFloor(scored: Scored[]): Scored[] {
+  const tailFloor = Math.max(FLOOR, RELATIVE_FLOOR * (scored[0]?.score ?? 0));
+  return scored.filter((item, index) => item.score >= (index < MAX_SHOWN ? FLOOR : tailFloor));
+}
+
+/** Whether what is stored bears on the question: the judgement behind context's and ask's "nothing stored". */
+export function bearsOn(kept: Scored[], words: QueryWord[], names: string[]): boolean {
+  return judge(kept, names) >= KNOWN_THRESHOLD || saysAboutNamed(kept, words, names);
+}
+
+/** The score of a memory found for a question about a time alone: said in the span, or only naming it. */
+export function spanScore(said: boolean): number {
+  return said ? SAID_IN_SPAN : MENTIONS_SPAN;
 }
 
 /**
@@ -251,12 +256,9 @@ async function recallSpan(
     shown.map((item) => item.id),
   );
   const said = new Set(shown.filter((item) => item.said).map((item) => item.id));
-  const memories = rows.map((row) => ({ row, score: said.has(row.id) ? SAID_IN_SPAN : MENTIONS_SPAN }));
+  const memories = rows.map((row) => ({ row, score: spanScore(said.has(row.id)) }));
   return { memories, total: found.length, counts, empty: found.length === 0 };
 }
-
-const SAID_IN_SPAN = 0.8;
-const MENTIONS_SPAN = 0.6;
 
 /** How many of the best memories the judgement looks at. */
 const JUDGED = 10;
@@ -303,7 +305,7 @@ const isName = (known: string, name: string) => {
  * Several facts of one message share its context, so they tend to rank together; each
  * further fact of a message already listed gives way a little to other messages' facts.
  */
-function diversify(scored: Scored[]): void {
+export function diversify(scored: Scored[]): void {
   const listed = new Map<string, number>();
   for (const item of scored) {
     const count = listed.get(item.hit.passage) ?? 0;
@@ -383,7 +385,12 @@ export function scoreHits(
       cues.time !== undefined &&
       ((hit.said >= cues.time.start && hit.said < cues.time.end) ||
         (cues.time.lexemes.length > 0 && cues.time.lexemes.every((lexeme) => hit.levels[lexeme] === 3)));
-    const score = 0.8 * coverage + (named ? 0.05 : 0) + (cues.when && hit.dated ? 0.05 : 0) + (inTime ? TIME_CUE : 0) + 0.02 * recency;
+    const score =
+      COVERAGE_WEIGHT * coverage +
+      (named ? NAME_CUE : 0) +
+      (cues.when && hit.dated ? DATE_CUE : 0) +
+      (inTime ? TIME_CUE : 0) +
+      RECENCY_WEIGHT * recency;
     return { hit, score: Math.min(1, score) * (hit.reported ? REPORTED_WEIGHT : 1), direct };
   });
   scored.sort(byScore);

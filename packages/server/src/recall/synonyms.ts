@@ -181,8 +181,8 @@ const MAX_MEMBERS = 4;
 
 /**
  * The members of a group a noun names, by WordNet's member meronyms of its most common senses
- * (family → child, kid, parent, sibling): "What does Melanie do with her family?" is answered by
- * "Melanie took the kids to the museum".
+ * (family → child, kid, parent, sibling): "What does Ana do with her family?" is answered by
+ * "Ana took the kids to the zoo".
  */
 function membersOf(word: string): string[] {
   const known = knownForm(word, 'noun');
@@ -303,7 +303,7 @@ const withinCache = new Map<string, string[]>();
 /**
  * The places a named place lies in, by WordNet's part holonyms, and what they are: "Tampa" →
  * Florida, state, United States, country; "Edinburgh" → Scotland, country, United Kingdom. A
- * memory saying "the beach in Tampa" answers "What state did Nate visit?" and "Has Nate been to
+ * memory saying "a harbour walk in Tampa" answers "What state did Omar visit?" and "Has Omar been to
  * Florida?". [] for anything WordNet does not file as a place.
  */
 export function placesAround(name: string): string[] {
@@ -354,7 +354,7 @@ export function personClasses(name: string): string[] {
  * The heads of the classes at and above `start`, BROADER_DEPTH steps up WordNet's noun
  * hypernyms ("graphic_art" → "art": the head of a compound names the class), those `keep`
  * accepts at their depth (0 for `start` itself). The classes at `start`, the nearest, give the
- * first of two words as well ("martial_art" → "martial", "art"): "What martial arts…" asks for
+ * first of two words as well ("martial_art" → "martial", "art"): "Which martial arts…" asks for
  * taekwondo more than for a painting.
  */
 function classHeads(start: number[], keep: (head: string, depth: number) => boolean, steps = BROADER_DEPTH): string[] {
@@ -402,7 +402,7 @@ const hypernymsOf = (fields: string[]) => pointersOf(fields, ['@', '@i']);
 
 /**
  * The broader words of a text, space-separated: indexed beside a memory so that a question
- * asking for a class ("What activities…", "What kind of art…", "Which countries…") finds the
+ * asking for a class ("Which hobbies…", "Which sort of art…", "Which countries…") finds the
  * memory that names a member of it ("swimming", "a painting", "Spain"). Lower-case words climb
  * WordNet's hypernyms; capitalised words (one or two) count only as the places WordNet knows.
  */
@@ -421,7 +421,7 @@ const PLACE_KIND_STEPS = 2;
 /**
  * What the names in a text are, space-separated: indexed as the memory's own words, since
  * Spain is a country as much as a memory saying "country" says so. Places give their kinds
- * ("took this pic in Spain" → "country nation land place location"); well-known people by
+ * ("a photo from Spain" → "country nation land place location"); well-known people by
  * surname give theirs ("Bach" → "organist composer musician"); and of the names the learner
  * found (`names`), those compromise knows as organisations are an organization and a company
  * ("Nike", "YouTube").
@@ -444,7 +444,7 @@ function isOrganization(name: string): boolean {
 
 /**
  * The places that the places a text names lie in, and what they are, space-separated ("the
- * beach in Tampa" → "florida state country nation area region"): indexed beside the memory
+ * harbour walk in Tampa" → "florida state country nation area region"): indexed beside the memory
  * below its own words, since Tampa is in a state without being one.
  */
 export function surroundingPlaces(text: string): string {

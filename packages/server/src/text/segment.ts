@@ -81,7 +81,7 @@ export function splitSentences(text: string): Segment[] {
       continue;
     }
     if (character.charCodeAt(0) >= 0x2000 && character !== '…') {
-      // In chat an emoji often ends a sentence: "Inspiring 💪 I emailed…".
+      // In chat an emoji often ends a sentence: "Done 💪 I booked…".
       const emoji = emojiRun.exec(text.slice(index, index + 24));
       if (emoji !== null) {
         const end = index + emoji[0].length;

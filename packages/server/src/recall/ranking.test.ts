@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import type { LexemeHit } from '../store/memory-repository.js';
+import { answerOffline } from './ask.js';
+import type { QueryWord, Recalled, Scored } from './search.js';
+import { aboveFloor, bearsOn, diversify, rerank, scoreHits, spanScore } from './search.js';
+
+/**
+ * The golden ranking: a fixture space of invented memories, built as the hits recall scores
+ * (levels per lexeme: 3 the fact or its names, 2 the rest of its message, 1 the message it
+ * answers), and questions whose expected order is decided by the weights of recall/weights.ts.
+ * Each pair below is balanced so that moving the weight it names by 30% one way swaps it; the
+ * golden scores pin the rest. The numbers here are written out, never read from weights.ts, so a
+ * changed weight shows as a failing test (`npm run bench:rules` checks that every one does).
+ */
+
+const DAY = 86_400_000;
+const SAID = Date.parse('2026-11-10');
+/** The week asked about ("last week", asked on 22 November 2026). */
+const WEEK = { start: Date.parse('2026-11-09'), end: Date.parse('2026-11-16'), lexemes: [] as number[] };
+
+interface Memory {
+  id: number;
+  /** The invented memory the hit stands for. */
+  text: string;
+  levels: number[];
+  about?: string[];
+  dated?: boolean;
+  reported?: boolean;
+  passage?: string;
+  said?: number;
+  created?: number;
+}
+
+const hitOf = (memory: Memory): LexemeHit => ({
+  id: memory.id,
+  kind: 'detail',
+  about: memory.about ?? [],
+  passage: memory.passage ?? `source:${memory.id}`,
+  slot: null,
+  dated: memory.dated ?? false,
+  reported: memory.reported ?? false,
+  created_at: memory.created ?? 1_000,
+  said: memory.said ?? SAID - 30 * DAY,
+  levels: memory.levels,
+});
+
+const word = (own: number[], extra: Partial<QueryWord> = {}): QueryWord => ({
+  own,
+  related: [],
+  broader: [],
+  relatedBroader: [],
+  name: false,
+  ...extra,
+});
+
+interface Question {
+  /** The invented question. */
+  text: string;
+  words: QueryWord[];
+  lexemes: number;
+  names?: string[];
+  when?: boolean;
+  time?: boolean;
+}
+
+/** Scores the fixture's memories for a question: [id, score rounded to 4 places] best first. */
+function rank(question: Question, memories: Memory[], known: (number | undefined)[] = []): [number, number][] {
+  const scored = scoreHits(
+    memories.map(hitOf),
+    10,
+    question.words,
+    question.lexemes,
+    { names: question.names ?? [], when: question.when ?? false, time: question.time ? WEEK : undefined },
+    known,
+  );
+  return scored.map((item) => [item.hit.id, Math.round(item.score * 10_000) / 10_000]);
+}
+const order = (ranked: [number, number][]) => ranked.map(([id]) => id);
+
+// One question word, lexeme 0: "pottery". Every pair is two memories that say it at different levels with different cues.
+const pottery: Question = { text: 'What pottery did Ana make last week?', words: [word([0])], lexemes: 1, names: ['ana'], time: true };
+const potteryWhen: Question = { ...pottery, text: 'When did Ana make pottery last week?', when: true };
+const inWeek = SAID;
+
+describe('golden ranking: each weight decides a pair', () => {
+  it('coverage against the cues: a better match wins unless the cues outweigh it (COVERAGE_WEIGHT, level weights)', () => {
+    // A: "Ana glazed two bowls." in a message about pottery (level 2). B: the message before was about pottery (level 1), about Ana, said that week.
+    const a = { id: 1, text: 'Ana glazed two bowls.', levels: [2] };
+    const b = { id: 2, text: 'Ana spent the week at the studio.', levels: [1], about: ['Ana'], said: inWeek };
+    expect(order(rank(pottery, [a, b]))).toEqual([1, 2]);
+    // With a date, asked when, B's cues outweigh A's better match.
+    const bDated = { ...b, dated: true };
+    expect(order(rank(potteryWhen, [a, bDated]))).toEqual([2, 1]);
+  });
+
+  it('a word in the fact beats the same word in its message, unless the cues outweigh it (OWN_LEVEL_WEIGHT)', () => {
+    const own = { id: 3, text: 'Ana made a pottery vase.', levels: [3] };
+    const message = { id: 4, text: 'Ana fired the kiln that week.', levels: [2], about: ['Ana'], said: inWeek };
+    expect(order(rank(pottery, [own, message]))).toEqual([3, 4]);
+    expect(order(rank(potteryWhen, [own, { ...message, dated: true }]))).toEqual([4, 3]);
+  });
+
+  it('naming the person asked about lifts a remark above a plain memory just enough (NAME_CUE, REPORTED_WEIGHT)', () => {
+    const question: Question = { ...pottery, time: false };
+    const plainBefore = { id: 5, text: 'Ben likes clay.', levels: [1] };
+    const remarkBefore = { id: 6, text: 'Ana said it was relaxing.', levels: [1], about: ['Ana'], reported: true };
+    expect(order(rank(question, [plainBefore, remarkBefore]))).toEqual([6, 5]);
+    const plainMessage = { id: 7, text: 'Ben threw a cup.', levels: [2] };
+    const remarkMessage = { id: 8, text: 'Ana said the cup cracked.', levels: [2], about: ['Ana'], reported: true };
+    expect(order(rank(question, [plainMessage, remarkMessage]))).toEqual([7, 8]);
+  });
+
+  it('a dated memory, asked when, lifts a remark above a plain memory just enough (DATE_CUE)', () => {
+    const question: Question = { ...potteryWhen, names: [], time: false };
+    const plainBefore = { id: 9, text: 'Ben likes clay.', levels: [1] };
+    const datedBefore = { id: 10, text: 'Ben said the class began in May 2026.', levels: [1], dated: true, reported: true };
+    expect(order(rank(question, [plainBefore, datedBefore]))).toEqual([10, 9]);
+    const plainMessage = { id: 11, text: 'Ben threw a cup.', levels: [2] };
+    const datedMessage = { id: 12, text: 'Ben said the cup cracked in May 2026.', levels: [2], dated: true, reported: true };
+    expect(order(rank(question, [plainMessage, datedMessage]))).toEqual([11, 12]);
+  });
+
+  it('said in the week asked about lifts a weaker match just enough (TIME_CUE)', () => {
+    const message = { id: 13, text: 'Ana bought a wheel.', levels: [2] };
+    const before = { id: 14, text: 'Ana cleaned the studio that week.', levels: [1], about: ['Ana'], said: inWeek, dated: true };
+    expect(order(rank(potteryWhen, [message, before]))).toEqual([14, 13]);
+    const plain = { id: 15, text: 'Ana made a pottery vase.', levels: [3] };
+    const week = { id: 16, text: 'Ana fired the kiln that week.', levels: [2], said: inWeek };
+    expect(order(rank({ ...pottery, names: [] }, [plain, week]))).toEqual([15, 16]);
+  });
+
+  it('the newer of two memories is lifted, by less than a cue (RECENCY_WEIGHT)', () => {
+    const question: Question = { ...pottery, time: false, names: [] };
+    const old = { id: 17, text: 'Ana made a pottery vase.', levels: [3], created: 1_000 };
+    const recent = { id: 18, text: 'Ana made a pottery bowl.', levels: [3], created: 2_000 };
+    expect(rank(question, [old, recent])).toEqual([
+      [18, 0.82],
+      [17, 0.8],
+    ]);
+  });
+
+  it('a synonym counts half the word: above the message before, below it with the cues (RELATED_WEIGHT)', () => {
+    // Lexeme 0 "pottery", lexeme 1 "ceramics" (related); the related lexeme is as rare as the word.
+    const question: Question = {
+      text: 'What pottery did Ana make?',
+      words: [word([0], { related: [1] })],
+      lexemes: 2,
+      names: ['ana'],
+      when: true,
+    };
+    const synonym = { id: 19, text: 'Ana sells ceramics.', levels: [0, 3] };
+    const before = { id: 20, text: 'Ana answered about her week.', levels: [1, 0] };
+    const beforeCued = { id: 21, text: 'Ana answered about May 2026.', levels: [1, 0], about: ['Ana'], dated: true };
+    expect(order(rank(question, [synonym, before]))).toEqual([19, 20]);
+    expect(order(rank(question, [synonym, beforeCued]))).toEqual([21, 19]);
+  });
+
+  it('a memory naming a kind of what is asked counts a quarter (BROADER_WEIGHT)', () => {
+    // Lexeme 0 "craft", lexeme 1 "^craft" (a memory saying "pottery", a kind of craft).
+    const question: Question = {
+      text: 'What craft did Ana take up last week?',
+      words: [word([0], { broader: [1] })],
+      lexemes: 2,
+      names: ['ana'],
+      time: true,
+      when: true,
+    };
+    const kind = { id: 22, text: 'Ana took up pottery.', levels: [0, 3] };
+    const week = { id: 23, text: 'Ana was busy that week.', levels: [0, 0], said: inWeek };
+    const weekCued = { id: 24, text: 'Ana was busy in May 2026.', levels: [0, 0], about: ['Ana'], said: inWeek, dated: true };
+    // "craft" is said by one memory of the space (not these), as rare as "^craft".
+    expect(order(rank(question, [kind, week], [1]))).toEqual([22, 23]);
+    expect(order(rank(question, [kind, weekCued], [1]))).toEqual([24, 22]);
+  });
+
+  it('a question word nothing stored says weighs one and a half of the rarest (UNSEEN_WEIGHT)', () => {
+    // "pottery" (lexeme 0, in one memory) and "kintsugi" (lexeme 1, in none).
+    const question: Question = { text: 'Did Ana try kintsugi pottery?', words: [word([0]), word([1])], lexemes: 2 };
+    const [[, score]] = rank(question, [{ id: 25, text: 'Ana made a pottery vase.', levels: [3, 0] }]);
+    expect(score).toBeCloseTo(0.2605, 4);
+  });
+
+  it('golden scores of the fixture space', () => {
+    const memories: Memory[] = [
+      { id: 1, text: 'Ana glazed two bowls.', levels: [2], created: 3_000 },
+      { id: 2, text: 'Ana spent the week at the studio.', levels: [1], about: ['Ana'], said: inWeek, created: 2_000 },
+      { id: 3, text: 'Ana made a pottery vase.', levels: [3], created: 1_000 },
+      { id: 4, text: 'Ana said the vase cracked in May 2026.', levels: [3], reported: true, dated: true, created: 1_500 },
+    ];
+    expect(rank(potteryWhen, memories)).toEqual([
+      [3, 0.8],
+      [4, 0.7695],
+      [1, 0.58],
+      [2, 0.53],
+    ]);
+  });
+});
+
+const scoredOf = (id: number, score: number, passage = `source:${id}`, direct = 0): Scored => ({
+  hit: hitOf({ id, text: '', levels: [], passage }),
+  score,
+  direct,
+});
+
+describe('golden ranking: after scoring', () => {
+  it("a message's further facts give way to other messages' facts, by half each (SAME_PASSAGE)", () => {
+    const scored = [
+      scoredOf(1, 0.8, 'chat:1'),
+      scoredOf(2, 0.8, 'chat:1'),
+      scoredOf(3, 0.8, 'chat:1'),
+      scoredOf(4, 0.45, 'chat:2'),
+      scoredOf(5, 0.35, 'chat:3'),
+    ];
+    diversify(scored);
+    expect(scored.map((item) => item.hit.id)).toEqual([1, 4, 2, 5, 3]);
+    expect(scored.map((item) => item.score)).toEqual([0.8, 0.45, 0.4, 0.35, 0.2]);
+  });
+
+  it("Postgres's rank reorders the best few by up to a tenth (RANK_WEIGHT)", () => {
+    const close = [scoredOf(1, 0.5), scoredOf(2, 0.58)];
+    rerank(close, new Map([[1, 0.5]]));
+    expect(close.map((item) => item.score)).toEqual([0.6, 0.58]);
+    const far = [scoredOf(3, 0.5), scoredOf(4, 0.62)];
+    rerank(far, new Map([[3, 0.9]]));
+    expect(far[0]!.score).toBeLessThan(far[1]!.score);
+  });
+
+  it('drops memories below the floor, and past the fiftieth those far below the best (FLOOR, RELATIVE_FLOOR)', () => {
+    expect(aboveFloor([scoredOf(1, 0.1), scoredOf(2, 0.09), scoredOf(3, 0.07)]).map((item) => item.hit.id)).toEqual([1, 2]);
+    const many = [
+      scoredOf(1, 1),
+      ...Array.from({ length: 49 }, (_, index) => scoredOf(index + 2, 0.5)),
+      scoredOf(51, 0.3),
+      scoredOf(52, 0.2),
+    ];
+    expect(
+      aboveFloor(many)
+        .map((item) => item.hit.id)
+        .slice(-2),
+    ).toEqual([50, 51]);
+  });
+
+  it('judges a question known when a best memory says a fifth of it in its own words (KNOWN_THRESHOLD)', () => {
+    const words = [word([0])];
+    expect(bearsOn([scoredOf(1, 0.5, 'a', 0.16)], words, [])).toBe(false);
+    expect(bearsOn([scoredOf(1, 0.5, 'a', 0.24)], words, [])).toBe(true);
+  });
+
+  it('scores a question about a time alone by whether the memory was said then (SAID_IN_SPAN, MENTIONS_SPAN)', () => {
+    expect(spanScore(true)).toBe(0.8);
+    expect(spanScore(false)).toBe(0.6);
+  });
+
+  it('answers from the memories within a tenth of the best (SUPPORT_SHARE)', () => {
+    const row = (id: number, text: string) =>
+      ({ id, text, source_id: `source-${id}`, message_index: 0, slot: null }) as unknown as Recalled['row'];
+    const recalled = (second: number): Recalled[] => [
+      { row: row(1, 'Ana made a pottery vase.'), score: 1 },
+      { row: row(2, 'Ana glazed a bowl.'), score: second },
+    ];
+    expect(answerOffline(recalled(0.95), false, 'What did Ana make?').message).toMatch(/^Answered from 2 memories/);
+    expect(answerOffline(recalled(0.87), false, 'What did Ana make?').message).toMatch(/^Answered from 1 memory/);
+  });
+});

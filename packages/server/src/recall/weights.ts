@@ -1,0 +1,61 @@
+/**
+ * The ranking's weights and thresholds, each with the reason it has. search.ts and ask.ts read
+ * them from here; recall/ranking.test.ts holds a fixture space whose order (and scores) change
+ * when any of them moves by 30% either way, and `npm run bench:rules` checks that it does.
+ * Values were tuned on the LoCoMo development set (docs/benchmarks.md); change one only with
+ * that bench run before and after.
+ */
+
+/** How much of a memory's score is how much of the question it covers. */
+export const COVERAGE_WEIGHT = 0.8;
+/** A memory about a person the question names: the asker expects the answer to be about them. */
+export const NAME_CUE = 0.05;
+/** A memory carrying a date, when the question asks when. */
+export const DATE_CUE = 0.05;
+/** A memory said in (or naming) the time a question asks about ("last week"). */
+export const TIME_CUE = 0.15;
+/** The newest memory of the matches gains this much over the oldest: later news replaces earlier. */
+export const RECENCY_WEIGHT = 0.02;
+/** How much Postgres's cover-density rank (the question's words close together) can add to the best few. */
+export const RANK_WEIGHT = 0.1;
+
+/** A question word found in the fact itself or the names it is about. */
+export const OWN_LEVEL_WEIGHT = 1;
+/** A question word found only in the rest of the fact's message: the message is about it, the fact may not be. */
+export const MESSAGE_LEVEL_WEIGHT = 0.7;
+/** A question word found only in the message the fact answers: the weakest tie. */
+export const BEFORE_LEVEL_WEIGHT = 0.4;
+
+/** A further fact of a message already listed keeps this share of its score (per fact before it), so other messages get a turn. */
+export const SAME_PASSAGE = 0.5;
+/**
+ * A speaker's remark about something other than themselves ("Ana said it was a long day.")
+ * keeps this share of its score: such remarks hold the evidence less often than other memories.
+ */
+export const REPORTED_WEIGHT = 0.9;
+/** A synonym or related form counts this much of the word itself. */
+export const RELATED_WEIGHT = 0.5;
+/** A memory naming a kind of what the question asks for ("swimming" for "sport") counts this much of the word itself. */
+export const BROADER_WEIGHT = 0.25;
+/**
+ * A question word the space has never seen weighs this much of the rarest word's weight: nothing
+ * stored says it, so a memory sharing only the question's common words covers less of it.
+ */
+export const UNSEEN_WEIGHT = 1.5;
+
+/**
+ * Something is known about a question when one of its best memories (about the person it
+ * names, if any) says at least this share of the question's weighted words in its own words.
+ */
+export const KNOWN_THRESHOLD = 0.2;
+/** Memories scoring below this are not returned at all (they share only a weak word or a synonym). */
+export const FLOOR = 0.08;
+/** Past the most any caller is shown, memories below this share of the best are left out too. */
+export const RELATIVE_FLOOR = 0.25;
+/** A question about a time alone ("What did I do last week?"): the score of a memory said in that span. */
+export const SAID_IN_SPAN = 0.8;
+/** … and of a memory that only names the span's month and year. */
+export const MENTIONS_SPAN = 0.6;
+
+/** Memories scoring at least this share of the best one support ask's written answer. */
+export const SUPPORT_SHARE = 0.9;
