@@ -324,7 +324,7 @@ const REBUILD_MS = 2_000;
 const MAX_CHANGES = 20_000;
 /**
  * A copy not brought up to date for this long is rebuilt whole: the store keeps the memories
- * each version changed for an hour (see migration 15 and jobs/housekeeping.ts).
+ * each version changed for an hour (see migration 16 and jobs/housekeeping.ts).
  */
 const FRESH_FOR_MS = 30 * 60_000;
 
