@@ -2,17 +2,18 @@ import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { sql } from 'kysely';
 import type { Db } from '../store/database.js';
+import { IDEMPOTENCY_HOURS } from '../store/housekeeping-repository.js';
 import type { AppEnv } from './context.js';
 import { HttpError } from './errors.js';
 import { resolveScope, spaceHeader } from './space.js';
 
 const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 
-/** How long a stored answer can be replayed. */
-export const IDEMPOTENCY_TTL_HOURS = 24;
-
-/** How often one process sweeps out expired answers at most. */
-const SWEEP_EVERY_MS = 10 * 60_000;
+/**
+ * How long a stored answer can be replayed: an older one is taken over by the next request with
+ * its key, and the hourly clean-up (jobs/housekeeping.ts, once per cluster) deletes it.
+ */
+export const IDEMPOTENCY_TTL_HOURS = IDEMPOTENCY_HOURS;
 
 const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -78,7 +79,6 @@ function keptAnswer(answer: unknown): { body: unknown; secretWithheld: boolean }
  * A new key's text is never kept: replaying its making answers 409 with the key's id.
  */
 export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> => {
-  let lastSweep = 0;
   return async function idempotency(c, next) {
     const key = c.req.header('Idempotency-Key');
     if (!IDEMPOTENT_METHODS.has(c.req.method) || key === undefined) return next();
@@ -91,10 +91,6 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> => {
     const { accountId, keyId } = c.get('caller');
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     authoriseBeforeReplay(c, bytes);
-    if (Date.now() - lastSweep > SWEEP_EVERY_MS) {
-      lastSweep = Date.now();
-      await sql`delete from idempotency_keys where created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(db);
-    }
     const url = new URL(c.req.url);
     const space = spaceHeader(c) ?? null;
     const fingerprint = createHash('sha256')
