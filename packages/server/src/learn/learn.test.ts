@@ -111,8 +111,8 @@ describe('learnFromMessages', () => {
   });
 
   it('sets aside openers such as "Speaking of …," and keeps the plural verb of a shared subject', () => {
-    expect(texts(conversation('Speaking of big news, my brother and I just left for our Scottish road trip!'))).toEqual([
-      "Priya's brother and Priya just left for Priya's Scottish road trip.",
+    expect(texts(conversation('Speaking of big news, my brother and I just set off on our Scottish road trip!'))).toEqual([
+      "Priya's brother and Priya just set off on Priya's Scottish road trip.",
     ]);
   });
 

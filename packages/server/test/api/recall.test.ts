@@ -41,12 +41,17 @@ describe('recall', () => {
     const space = freshSpace();
     await saveAndLearn(space, {
       messages: [
-        { role: 'user', name: 'Beatrice', content: 'Two years ago I went backpacking and snapped this photo in Portugal.', at: '2023-05-08T13:56:00Z' },
+        {
+          role: 'user',
+          name: 'Beatrice',
+          content: 'Two years ago I went backpacking and snapped this photo in Portugal.',
+          at: '2023-05-08T13:56:00Z',
+        },
         { role: 'user', name: 'Omar', content: 'I went to a concert with my sister and bought new shoes.', at: '2023-05-08T13:57:00Z' },
         {
           role: 'user',
           name: 'Beatrice',
-          content: 'When I was little, my family and I went on a camping trip to Vermont.',
+          content: 'When I was little, my family and I spent a summer in Vermont.',
           at: '2023-05-08T13:58:00Z',
         },
       ],
