@@ -54,7 +54,7 @@ for (let turn = 0; turn < turns; turn++) {
   await call('POST', '/v1/context', { question: questions[turn % questions.length], limit: 12 });
   latencies.push(performance.now() - started);
   const reply = await call('POST', '/v1/memories', {
-    messages: [{ role: 'user', name: 'Caroline', content: `Turn ${turn}: I went to a pottery class with my friend number ${turn} today.` }],
+    messages: [{ role: 'user', name: 'Priya', content: `Turn ${turn}: I went to a pottery class with my friend number ${turn} today.` }],
   });
   await call('GET', `/v1/sources/${reply.source.id}?wait=20`);
   await new Promise((resolve) => setTimeout(resolve, 100));

@@ -186,7 +186,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   let own: string | null;
   let day: Date;
   const vague = /\b(few|several|couple|some)\b/.test(lower) && /\b(?:days?|weeks?|months?|years?)\b/.exec(lower);
-  // "We haven't talked in a few days" is a span up to now, not a time ahead.
+  // "I haven't swum in a few weeks" is a span up to now, not a time ahead.
   if (vague && /^in\b/i.test(result.text) && /\b(?:haven['’]t|hasn['’]t|not|never)\b/i.test(sentence)) return null;
   if (vague) {
     // "a few days ago" names no day; saying so against the reference day is the honest rewrite.

@@ -4,14 +4,10 @@ import { factFingerprint, learnFromMessages, learnFromText, readMessages } from 
 
 const at = '2026-11-22T15:00:00Z';
 const writtenAt = new Date('2026-11-25T09:00:00Z');
-/** A two-person conversation: Caroline says `text`, Melanie answers. */
+/** A two-person conversation: Priya says `text`, Wendell answers. */
 const conversation = (text: string, extra: MessageInput[] = []): LearnedFact[] =>
   learnFromMessages(
-    readMessages([
-      { role: 'user', name: 'Caroline', at, content: text },
-      { role: 'user', name: 'Melanie', at, content: 'Nice!' },
-      ...extra,
-    ]),
+    readMessages([{ role: 'user', name: 'Priya', at, content: text }, { role: 'user', name: 'Wendell', at, content: 'Nice!' }, ...extra]),
     { writtenAt },
   );
 const texts = (facts: LearnedFact[]): string[] => facts.map((fact) => fact.text);
@@ -20,27 +16,27 @@ describe('learnFromMessages', () => {
   it('keeps with a reply what it answers: the message before, led by the opening of the one before that', () => {
     const facts = learnFromMessages(
       readMessages([
-        { role: 'user', name: 'Melanie', at, content: 'We went camping in the mountains last week!' },
-        { role: 'user', name: 'Caroline', at, content: 'Sounds great. How was it?' },
-        { role: 'user', name: 'Melanie', at, content: 'We roasted marshmallows around the fire. The kids loved the hike.' },
+        { role: 'user', name: 'Wendell', at, content: 'We went fishing at the lake last weekend!' },
+        { role: 'user', name: 'Priya', at, content: 'Sounds great. How was it?' },
+        { role: 'user', name: 'Wendell', at, content: 'We grilled trout by the water. The kids loved the canoe.' },
       ]),
       { writtenAt },
     ).filter((fact) => fact.sentence.messageIndex === 2);
-    expect(texts(facts)).toEqual(["Melanie's family roasted marshmallows around the fire.", 'Melanie said the kids loved the hike.']);
+    expect(texts(facts)).toEqual(["Wendell's family grilled trout by the water.", 'Wendell said the kids loved the canoe.']);
     // The reply's opening fact holds both at the weight of its own message; later facts at the lowest.
     expect(facts[0]!.context).toBe(
-      'We roasted marshmallows around the fire. The kids loved the hike.\nWe went camping in the mountains last week!\nSounds great. How was it?',
+      'We grilled trout by the water. The kids loved the canoe.\nWe went fishing at the lake last weekend!\nSounds great. How was it?',
     );
     expect(facts[0]!.before).toBeUndefined();
-    expect(facts[1]!.before).toBe('We went camping in the mountains last week!\nSounds great. How was it?');
+    expect(facts[1]!.before).toBe('We went fishing at the lake last weekend!\nSounds great. How was it?');
   });
 
   it('turns the speaker’s words into facts about the speaker, with absolute dates', () => {
     expect(conversation("I love hiking. I'm going to Paris next month! My sister is a nurse.")).toEqual([
       {
-        text: 'Caroline loves hiking.',
+        text: 'Priya loves hiking.',
         kind: 'pref',
-        about: ['Caroline'],
+        about: ['Priya'],
         nameTypes: ['person'],
         lasting: true,
         owner: false,
@@ -50,9 +46,9 @@ describe('learnFromMessages', () => {
         slot: null,
       },
       {
-        text: 'Caroline is going to Paris in December 2026.',
+        text: 'Priya is going to Paris in December 2026.',
         kind: 'plan',
-        about: ['Caroline', 'Paris'],
+        about: ['Priya', 'Paris'],
         nameTypes: ['person', 'place'],
         lasting: false,
         owner: false,
@@ -62,9 +58,9 @@ describe('learnFromMessages', () => {
         slot: null,
       },
       {
-        text: "Caroline's sister is a nurse.",
+        text: "Priya's sister is a nurse.",
         kind: 'people',
-        about: ['Caroline'],
+        about: ['Priya'],
         nameTypes: ['person'],
         lasting: true,
         owner: false,
@@ -78,7 +74,7 @@ describe('learnFromMessages', () => {
 
   it('makes each relative date absolute against the message time', () => {
     const said = [
-      'I saw Jon yesterday.',
+      'I saw Bashir yesterday.',
       'I was in Rome last week.',
       "I'm visiting Oslo in March.",
       'I painted a mural last year.',
@@ -87,51 +83,51 @@ describe('learnFromMessages', () => {
       "I'll call Dr. Smith tomorrow.",
     ];
     expect(texts(conversation(said.join(' ')))).toEqual([
-      'Caroline saw Jon on 21 November 2026.',
-      'Caroline was in Rome in the week of 9 November 2026.',
-      'Caroline is visiting Oslo in March 2027.',
-      'Caroline painted a mural in 2025.',
-      'Caroline is meeting Ana on Friday 27 November 2026.',
-      'Caroline adopted a cat on 20 November 2026.',
-      'Caroline will call Dr. Smith on 23 November 2026.',
+      'Priya saw Bashir on 21 November 2026.',
+      'Priya was in Rome in the week of 9 November 2026.',
+      'Priya is visiting Oslo in March 2027.',
+      'Priya painted a mural in 2025.',
+      'Priya is meeting Ana on Friday 27 November 2026.',
+      'Priya adopted a cat on 20 November 2026.',
+      'Priya will call Dr. Smith on 23 November 2026.',
     ]);
   });
 
   it('drops greetings, thanks, acknowledgements and questions that only ask', () => {
-    expect(conversation('Hi! Hey Mel, good to see you. Thanks! Wow, that’s great! Sounds fun. How are you? What did you do?')).toEqual([]);
+    expect(conversation('Hi! Hey Wen, good to see you. Thanks! Wow, that’s great! Sounds fun. How are you? What did you do?')).toEqual([]);
   });
 
   it('keeps a fact hidden in a question', () => {
     const [fact] = conversation('Have you seen my new puppy, Rex?');
-    expect(fact).toMatchObject({ text: 'Caroline has a new puppy, Rex.', about: ['Caroline', 'Rex'] });
-    expect(texts(conversation('Did I tell you I got a job at Google?'))).toEqual(['Caroline got a job at Google.']);
-    expect(texts(conversation('Is it weird that I still love Star Wars?'))).toEqual(['Is it weird that Caroline still loves Star Wars?']);
+    expect(fact).toMatchObject({ text: 'Priya has a new puppy, Rex.', about: ['Priya', 'Rex'] });
+    expect(texts(conversation('Did I tell you I got a job at Google?'))).toEqual(['Priya got a job at Google.']);
+    expect(texts(conversation('Is it weird that I still love Star Wars?'))).toEqual(['Is it weird that Priya still loves Star Wars?']);
   });
 
   it('drops advice to the listener but keeps what a command shows of the speaker', () => {
-    expect(texts(conversation('Take a look at this. Stay positive! Check out my painting for the art show!'))).toEqual([
-      'Caroline has a painting for the art show.',
+    expect(texts(conversation('Take a look at this. Keep smiling! Check out my quilt for the county fair!'))).toEqual([
+      'Priya has a quilt for the county fair.',
     ]);
   });
 
   it('sets aside openers such as "Speaking of …," and keeps the plural verb of a shared subject', () => {
-    expect(texts(conversation('Speaking of special moments, my wife and I just left for our European vacation!'))).toEqual([
-      "Caroline's wife and Caroline just left for Caroline's European vacation.",
+    expect(texts(conversation('Speaking of big news, my brother and I just set off on our Scottish road trip!'))).toEqual([
+      "Priya's brother and Priya just set off on Priya's Scottish road trip.",
     ]);
   });
 
   it('resolves "you" to the other of two speakers and says who said what', () => {
     const facts = learnFromMessages(
       readMessages([
-        { role: 'user', name: 'Caroline', at, content: 'I went to a support group.' },
-        { role: 'user', name: 'Melanie', at, content: "You'd be a great counselor! The colors blend nicely." },
+        { role: 'user', name: 'Priya', at, content: 'I went to a support group.' },
+        { role: 'user', name: 'Wendell', at, content: "You'd be a great counselor! The colors blend nicely." },
       ]),
       { writtenAt },
     );
     expect(facts.map((fact) => [fact.text, fact.about, fact.sentence.messageIndex])).toEqual([
-      ['Caroline went to a support group.', ['Caroline'], 0],
-      ['Melanie said Caroline would be a great counselor.', ['Melanie', 'Caroline'], 1],
-      ['Melanie said the colors blend nicely.', ['Melanie'], 1],
+      ['Priya went to a support group.', ['Priya'], 0],
+      ['Wendell said Priya would be a great counselor.', ['Wendell', 'Priya'], 1],
+      ['Wendell said the colors blend nicely.', ['Wendell'], 1],
     ]);
     // What a speaker says of something other than themselves is marked as a remark.
     expect(facts.map((fact) => fact.reported === true)).toEqual([false, true, true]);
@@ -142,24 +138,24 @@ describe('learnFromMessages', () => {
       readMessages([
         {
           role: 'user',
-          name: 'Gina',
+          name: 'Ines',
           at,
-          content: "What's been up since we last talked? I started my own clothing store last month, pretty cool, huh?",
+          content: 'Anything new since we last spoke? I opened my own bike shop last month, pretty cool, huh?',
         },
-        { role: 'user', name: 'Jon', at, content: 'Is there anything I can do to help? We all need a push sometimes, right?' },
+        { role: 'user', name: 'Bashir', at, content: 'Is there anything else we can do for you? We all need a break sometimes, right?' },
       ]),
       { writtenAt },
     );
     expect(texts(facts)).toEqual([
-      'Gina started their own clothing store in October 2026, pretty cool.',
-      'Jon and friends all need a push sometimes.',
+      'Ines opened their own bike shop in October 2026, pretty cool.',
+      'Bashir and friends all need a break sometimes.',
     ]);
   });
 
   it('marks no fact a remark when the speaker is its subject, nor any fact of a note', () => {
     const facts = learnFromMessages(
       readMessages([
-        { role: 'user', name: 'Melanie', at, content: 'I painted a lake. My kids love pottery. Have you seen my new puppy, Rex?' },
+        { role: 'user', name: 'Wendell', at, content: 'I painted a lake. My kids love pottery. Have you seen my new puppy, Rex?' },
       ]),
       { writtenAt },
     );
@@ -173,7 +169,7 @@ describe('learnFromMessages', () => {
   it('learns a shared image as a fact of its own, at the marker’s offsets', () => {
     const text = 'I went to the beach. [shares: a photo of a dog on a beach]';
     const facts = conversation(text);
-    expect(texts(facts)).toEqual(['Caroline went to the beach.', 'Caroline shared a photo of a dog on a beach.']);
+    expect(texts(facts)).toEqual(['Priya went to the beach.', 'Priya shared a photo of a dog on a beach.']);
     const caption = facts[1].sentence;
     expect(caption).toEqual({ text: '[shares: a photo of a dog on a beach]', messageIndex: 0, start: 21, end: 58 });
     expect(text.slice(caption.start, caption.end)).toBe(caption.text);
@@ -205,27 +201,27 @@ describe('learnFromMessages', () => {
   it('keeps input order and no fact twice', () => {
     const facts = learnFromMessages(
       readMessages([
-        { role: 'user', name: 'Caroline', at, content: 'I love hiking. I love hiking!' },
-        { role: 'user', name: 'Melanie', at, content: 'I have two kids.' },
-        { role: 'user', name: 'Caroline', at, content: 'I love hiking.' },
+        { role: 'user', name: 'Priya', at, content: 'I love hiking. I love hiking!' },
+        { role: 'user', name: 'Wendell', at, content: 'I have two kids.' },
+        { role: 'user', name: 'Priya', at, content: 'I love hiking.' },
       ]),
       { writtenAt },
     );
     expect(facts.map((fact) => [fact.text, fact.kind, fact.sentence.messageIndex])).toEqual([
-      ['Caroline loves hiking.', 'pref', 0],
-      ['Melanie has two kids.', 'people', 1],
+      ['Priya loves hiking.', 'pref', 0],
+      ['Wendell has two kids.', 'people', 1],
     ]);
   });
 
   it('points every sentence at its exact place in the read text', () => {
     const content = [
-      { type: 'text', text: 'Hey Mel!  I ran a race last Saturday.' },
+      { type: 'text', text: 'Hey Wen!  I ran a race last Saturday.' },
       { type: 'image', url: 'x' },
       { type: 'text', text: '- My dog Rex loves it 😀' },
     ];
-    const read = readMessages([{ role: 'user', name: 'Caroline', at, content }]);
+    const read = readMessages([{ role: 'user', name: 'Priya', at, content }]);
     const facts = learnFromMessages(read, { writtenAt });
-    expect(texts(facts)).toEqual(['Caroline ran a race on Saturday 21 November 2026.', "Caroline's dog Rex loves it."]);
+    expect(texts(facts)).toEqual(['Priya ran a race on Saturday 21 November 2026.', "Priya's dog Rex loves it."]);
     for (const fact of facts) expect(read[0].text.slice(fact.sentence.start, fact.sentence.end)).toBe(fact.sentence.text);
     expect(facts[1].sentence.text).toBe('My dog Rex loves it 😀');
   });
@@ -253,6 +249,6 @@ describe('learnFromText', () => {
 
 describe('factFingerprint', () => {
   it('is what deduplication compares', () => {
-    expect(factFingerprint('Caroline loves hiking.')).toBe(factFingerprint('caroline loves  hiking!'));
+    expect(factFingerprint('Priya loves hiking.')).toBe(factFingerprint('priya loves  hiking!'));
   });
 });

@@ -6,22 +6,22 @@ const names = (text: string): string[] => findNames(text, tokenize(text), 0);
 
 describe('findNames', () => {
   it('finds people, places, organisations and capitalised things, in order', () => {
-    expect(names('I went to a LGBTQ support group with Dr. Smith and saw Star Wars at the Grand Hotel in New York.')).toEqual([
-      'LGBTQ',
-      'Dr. Smith',
-      'Star Wars',
-      'Grand Hotel',
-      'New York',
+    expect(names('I went to a NASA open day with Dr. Okafor and saw Blade Runner at the Plaza Cinema in New Orleans.')).toEqual([
+      'NASA',
+      'Dr. Okafor',
+      'Blade Runner',
+      'Plaza Cinema',
+      'New Orleans',
     ]);
   });
 
   it('strips possessives and deduplicates, and skips calendar words and a capitalised first word', () => {
     expect(names("Yesterday Maria's brother met Maria at Google on Friday.")).toEqual(['Maria', 'Google']);
-    expect(names('Painting is a fun way to relax.')).toEqual([]);
+    expect(names('Knitting is a calm way to unwind.')).toEqual([]);
   });
 
   it('keeps a first word that compromise knows as a name', () => {
-    expect(names('Melanie loves Pokémon.')).toEqual(['Melanie', 'Pokémon']);
+    expect(names('Beatrice loves Pokémon.')).toEqual(['Beatrice', 'Pokémon']);
   });
 });
 

@@ -1749,7 +1749,7 @@ const REACTIONS = [
   'that feel great',
   'that look like a great idea',
   'that looks like a great idea',
-  'that sounds like a great idea',
+  'that sounds like a good idea',
   'that seems like a great idea',
   'that is really great',
   'that is so great',

@@ -10,18 +10,16 @@ describe('slotOf', () => {
 
   it('reads work, partner, age and favourites as slots of their own', () => {
     expect(slotOf('Priya works as a marine biologist in Cork.', ['Priya', 'Cork'])).toBe('priya|work');
-    expect(slotOf('Jon got a new job at Google.', ['Jon', 'Google'])).toBe('jon|work');
+    expect(slotOf('Bashir got a new job at Google.', ['Bashir', 'Google'])).toBe('bashir|work');
     expect(slotOf('Ana is engaged to Luis.', ['Ana', 'Luis'])).toBe('ana|partner');
     expect(slotOf('Ana is 34 years old.', ['Ana'])).toBe('ana|age');
-    expect(slotOf("Caroline's favourite book is Becoming by Michelle Obama.", ['Caroline', 'Michelle Obama'])).toBe(
-      'caroline|favourite-book',
-    );
+    expect(slotOf("Priya's favourite book is Becoming by Michelle Obama.", ['Priya', 'Michelle Obama'])).toBe('priya|favourite-book');
   });
 
   it('gives no slot to plans, additions, questions, or a capitalised word that is not the subject', () => {
     expect(slotOf('Omar is moving to Berlin in June 2027.', ['Omar', 'Berlin'])).toBeNull();
     expect(slotOf('Omar visited Berlin.', ['Omar', 'Berlin'])).toBeNull();
-    expect(slotOf('Melanie loves pottery.', ['Melanie'])).toBeNull();
+    expect(slotOf('Wendell loves pottery.', ['Wendell'])).toBeNull();
     expect(slotOf('Does Omar live in Berlin?', ['Omar', 'Berlin'])).toBeNull();
     expect(slotOf('Yesterday moved to Berlin.', ['Berlin'])).toBeNull();
   });

@@ -4,28 +4,28 @@ import { tidyRepeatedPossessives } from './wording.js';
 
 describe('tidyRepeatedPossessives', () => {
   it('writes "their" for a repeated possessive of the one person a fact names', () => {
-    expect(tidyRepeatedPossessives("Jon lost Jon's job.", ['Jon'])).toBe('Jon lost their job.');
-    expect(tidyRepeatedPossessives("Melanie is lucky to have Melanie's husband and kids.", ['Melanie'])).toBe(
-      'Melanie is lucky to have their husband and kids.',
+    expect(tidyRepeatedPossessives("Bashir lost Bashir's job.", ['Bashir'])).toBe('Bashir lost their job.');
+    expect(tidyRepeatedPossessives("Wendell is lucky to have Wendell's husband and kids.", ['Wendell'])).toBe(
+      'Wendell is lucky to have their husband and kids.',
     );
-    expect(tidyRepeatedPossessives("Melanie's kids love Melanie's dog.", ['Melanie'])).toBe("Melanie's kids love their dog.");
+    expect(tidyRepeatedPossessives("Wendell's kids love Wendell's dog.", ['Wendell'])).toBe("Wendell's kids love their dog.");
   });
 
   it('keeps the name when the fact names two people, or names the person once', () => {
-    expect(tidyRepeatedPossessives("Caroline told Melanie about Caroline's trip.", ['Caroline', 'Melanie'])).toBe(
-      "Caroline told Melanie about Caroline's trip.",
+    expect(tidyRepeatedPossessives("Priya told Wendell about Priya's trip.", ['Priya', 'Wendell'])).toBe(
+      "Priya told Wendell about Priya's trip.",
     );
-    expect(tidyRepeatedPossessives("Caroline's sister is a nurse.", ['Caroline'])).toBe("Caroline's sister is a nurse.");
+    expect(tidyRepeatedPossessives("Priya's sister is a nurse.", ['Priya'])).toBe("Priya's sister is a nurse.");
   });
 
   it('is used by the learner on what a speaker says', () => {
     const facts = learnFromMessages(
       readMessages([
-        { role: 'user', name: 'Jon', content: 'I lost my job last week.', at: '2023-01-20T10:00:00Z' },
-        { role: 'user', name: 'Gina', content: 'Oh no.', at: '2023-01-20T10:01:00Z' },
+        { role: 'user', name: 'Bashir', content: 'I lost my job last week.', at: '2023-01-20T10:00:00Z' },
+        { role: 'user', name: 'Ines', content: 'Oh no.', at: '2023-01-20T10:01:00Z' },
       ]),
       { writtenAt: new Date('2023-01-20T10:00:00Z') },
     );
-    expect(facts.map((fact) => fact.text)).toEqual(['Jon lost their job in the week of 9 January 2023.']);
+    expect(facts.map((fact) => fact.text)).toEqual(['Bashir lost their job in the week of 9 January 2023.']);
   });
 });

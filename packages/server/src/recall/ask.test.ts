@@ -24,8 +24,8 @@ const row = (id: number, text: string, extra: Partial<MemoryRow> = {}): MemoryRo
 
 describe('answerOffline', () => {
   it('answers a "when" question with the date the best memory gives', () => {
-    const recalled = [{ row: row(1, 'Caroline went to a support group on 7 May 2023.'), score: 0.8 }];
-    const reply = answerOffline(recalled, false, 'When did Caroline go to the support group?');
+    const recalled = [{ row: row(1, 'Priya went to a choir rehearsal on 7 May 2023.'), score: 0.8 }];
+    const reply = answerOffline(recalled, false, 'When did Priya go to the choir rehearsal?');
     expect(reply.answer).toBe('7 May 2023.');
     expect(reply.message).toMatch(/1 memory/);
     expect(reply.clash).toBe(false);
@@ -33,23 +33,23 @@ describe('answerOffline', () => {
 
   it('answers from the best memory and one from another message scoring almost as well', () => {
     const recalled = [
-      { row: row(1, 'Melanie painted a sunrise'), score: 0.8 },
-      { row: row(2, 'Melanie painted a lake', { source_id: 'src_1' }), score: 0.78 },
-      { row: row(3, 'Melanie painted a horse.'), score: 0.76 },
-      { row: row(4, 'Melanie likes tea.'), score: 0.3 },
+      { row: row(1, 'Wendell painted a lighthouse'), score: 0.8 },
+      { row: row(2, 'Wendell painted a barn', { source_id: 'src_1' }), score: 0.78 },
+      { row: row(3, 'Wendell painted a fox.'), score: 0.76 },
+      { row: row(4, 'Wendell likes tea.'), score: 0.3 },
     ];
-    const reply = answerOffline(recalled, false, 'What did Melanie paint?');
-    expect(reply.answer).toBe('A sunrise; a horse.');
+    const reply = answerOffline(recalled, false, 'What did Wendell paint?');
+    expect(reply.answer).toBe('A lighthouse; a fox.');
     expect(reply.message).toMatch(/2 memories/);
   });
 
   it('gives the whole memory where it cannot be cut shorter', () => {
     const recalled = [
-      { row: row(1, 'Melanie shared a photo of a bowl with a flower design.'), score: 0.8 },
-      { row: row(2, 'Melanie painted a horse.'), score: 0.79 },
+      { row: row(1, 'Wendell shared a photo of a vase with a bird pattern.'), score: 0.8 },
+      { row: row(2, 'Wendell painted a fox.'), score: 0.79 },
     ];
-    const reply = answerOffline(recalled, false, 'What did Melanie paint?');
-    expect(reply.answer).toBe('Melanie shared a photo of a bowl with a flower design. A horse.');
+    const reply = answerOffline(recalled, false, 'What did Wendell paint?');
+    expect(reply.answer).toBe('Wendell shared a photo of a vase with a bird pattern. A fox.');
   });
 
   it('is null when nothing is known', () => {
@@ -90,26 +90,28 @@ describe('answerOffline', () => {
 
 describe('short answers', () => {
   it('keeps what a memory says beyond the words of the question', () => {
-    expect(newPart('What did Melanie paint?', 'Melanie painted a sunrise over the lake.')).toBe('a sunrise over the lake');
-    expect(newPart("What is Caroline's favourite book?", "Caroline's favourite book is Becoming by Michelle Obama.")).toBe(
-      'Becoming by Michelle Obama',
+    expect(newPart('What did Wendell paint?', 'Wendell painted a lighthouse by the bay.')).toBe('a lighthouse by the bay');
+    expect(newPart("What is Priya's favourite book?", "Priya's favourite book is Middlemarch by George Eliot.")).toBe(
+      'Middlemarch by George Eliot',
     );
-    expect(newPart('What career is Caroline keen on?', 'Caroline is keen on counseling or working in mental health.')).toBe(
-      'counseling or working in mental health',
+    expect(newPart('What career is Priya keen on?', 'Priya is keen on nursing or working in public health.')).toBe(
+      'nursing or working in public health',
     );
   });
 
   it('does not cut a memory that only shares the name, opens otherwise, or would leave nothing', () => {
-    expect(newPart('What did Melanie paint?', 'Melanie shared a photo of a horse.')).toBeNull();
-    expect(newPart('What did Melanie paint?', 'On 8 July 2023 Melanie painted a horse.')).toBeNull();
-    expect(newPart('Did Melanie paint?', 'Melanie painted.')).toBeNull();
+    expect(newPart('What did Wendell paint?', 'Wendell shared a photo of a fox.')).toBeNull();
+    expect(newPart('What did Wendell paint?', 'On 8 July 2023 Wendell painted a fox.')).toBeNull();
+    expect(newPart('Did Wendell paint?', 'Wendell painted.')).toBeNull();
   });
 
   it('answers by the kind of question: a date, a number, a place', () => {
-    expect(shortAnswer('When did Jon lose his job?', 'Jon lost his job as a banker on 19 January 2023.')).toBe('19 January 2023');
-    expect(shortAnswer('How many children does Melanie have?', 'Melanie has three children and a dog.')).toBe('three children');
-    expect(shortAnswer('How long have Mel and her husband been married?', 'Melanie has been married for 5 years.')).toBe('5 years');
-    expect(shortAnswer('Where did Caroline move from?', 'Caroline moved from Sweden four years ago.')).toBe('Sweden');
-    expect(shortAnswer('Where does Maria volunteer?', 'Maria volunteers at the homeless shelter on Fridays.')).toBe('the homeless shelter');
+    expect(shortAnswer('When did Bashir lose his wallet?', 'Bashir lost his wallet at the market on 19 January 2023.')).toBe(
+      '19 January 2023',
+    );
+    expect(shortAnswer('How many cousins does Wendell have?', 'Wendell has three cousins and a dog.')).toBe('three cousins');
+    expect(shortAnswer('How long have Wen and his partner been engaged?', 'Wendell has been engaged for 5 years.')).toBe('5 years');
+    expect(shortAnswer('Where did Priya move from?', 'Priya moved from Chile four years ago.')).toBe('Chile');
+    expect(shortAnswer('Where does Odile volunteer?', 'Odile volunteers at the animal rescue on Fridays.')).toBe('the animal rescue');
   });
 });

@@ -4,7 +4,7 @@ import { readMessages } from './messages.js';
 describe('readMessages', () => {
   it('reads strings, blocks and parts, and keeps only text', () => {
     const read = readMessages([
-      { role: 'user', content: 'plain text', name: 'Caroline', at: '2026-11-22T10:00:00Z' },
+      { role: 'user', content: 'plain text', name: 'Priya', at: '2026-11-22T10:00:00Z' },
       {
         role: 'assistant',
         content: [
@@ -22,7 +22,7 @@ describe('readMessages', () => {
       },
     ]);
     expect(read).toEqual([
-      { index: 0, role: 'user', name: 'Caroline', at: new Date('2026-11-22T10:00:00Z'), text: 'plain text' },
+      { index: 0, role: 'user', name: 'Priya', at: new Date('2026-11-22T10:00:00Z'), text: 'plain text' },
       { index: 1, role: 'assistant', name: null, at: null, text: 'first\nsecond' },
       { index: 2, role: 'user', name: null, at: null, text: 'a part' },
     ]);

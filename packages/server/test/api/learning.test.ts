@@ -76,19 +76,19 @@ describe('learning: recall of facts by the words around them', () => {
     const space = freshSpace();
     await saveAndLearn(space, {
       messages: [
-        { role: 'user', name: 'Caroline', content: 'What instrument do you play these days?', at: '2023-07-01T10:00:00Z' },
+        { role: 'user', name: 'Priya', content: 'What instrument do you play these days?', at: '2023-07-01T10:00:00Z' },
         {
           role: 'user',
-          name: 'Melanie',
+          name: 'Wendell',
           content: 'The clarinet, since I was a kid. I also run most mornings.',
           at: '2023-07-01T10:01:00Z',
         },
-        { role: 'user', name: 'Caroline', content: 'I went to a pride parade last Saturday with friends.', at: '2023-07-01T10:02:00Z' },
+        { role: 'user', name: 'Priya', content: 'I went to a food festival last Saturday with friends.', at: '2023-07-01T10:02:00Z' },
       ],
     });
-    const found = await call('POST', '/v1/search', { body: { q: 'What instrument does Melanie play?', space } });
+    const found = await call('POST', '/v1/search', { body: { q: 'What instrument does Wendell play?', space } });
     expect(found.body.memories[0].text).toMatch(/clarinet/);
-    const when = await call('POST', '/v1/ask', { body: { question: 'When did Caroline go to the pride parade?', space } });
+    const when = await call('POST', '/v1/ask', { body: { question: 'When did Priya go to the food festival?', space } });
     expect(when.body.answer).toMatch(/^Saturday,? 24 June 2023/);
     for (const question of ['What is the capital of Peru?', 'How many moons does Neptune have?']) {
       const context = await call('POST', '/v1/context', { body: { question, space } });

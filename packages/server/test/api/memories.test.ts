@@ -4,11 +4,11 @@ import { allMemories, call, expectError, freshSpace, saveAndLearn } from './help
 
 const conversation = [
   { role: 'system', content: 'You are a helpful assistant. The user lives on the Moon.' },
-  { role: 'user', name: 'Caroline', content: 'I love hiking in the Alps.', at: '2026-11-22T10:00:00Z' },
+  { role: 'user', name: 'Priya', content: 'I love hiking in the Alps.', at: '2026-11-22T10:00:00Z' },
   { role: 'assistant', content: 'That sounds wonderful!' },
   {
     role: 'user',
-    name: 'Caroline',
+    name: 'Priya',
     content: [{ type: 'text', text: 'My sister Maria is a nurse in Lisbon.' }],
     at: '2026-11-22T10:01:00Z',
   },
@@ -39,8 +39,8 @@ describe('saving', () => {
     const source = await saveAndLearn(space, { messages: conversation });
     expect(source.kind).toBe('conversation');
     const texts = (await allMemories(space)).map((memory) => memory.text);
-    expect(texts.some((text) => /^Caroline loves hiking/.test(text))).toBe(true);
-    expect(texts.some((text) => /Caroline's sister Maria is a nurse/.test(text))).toBe(true);
+    expect(texts.some((text) => /^Priya loves hiking/.test(text))).toBe(true);
+    expect(texts.some((text) => /Priya's sister Maria is a nurse/.test(text))).toBe(true);
     expect(texts.join(' ')).not.toMatch(/Moon|helpful assistant|wonderful/);
     expect(texts.join(' ')).not.toMatch(/\bI\b|\bmy\b/i);
   });

@@ -3,7 +3,7 @@ import type { Migration } from './migration.js';
 
 /**
  * Marks the memories that are a speaker's remark about something other than themselves
- * ("Caroline said it was so much fun."), which recall weighs a little lower. Memories learned
+ * ("Priya said it was a lot of fun."), which recall weighs a little lower. Memories learned
  * before it are unmarked until `engram reindex` learns their sources again.
  */
 export const reportedMemories: Migration = {
