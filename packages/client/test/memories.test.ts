@@ -58,7 +58,8 @@ describe('memories against a real server', () => {
     expect(page.items).toEqual(page.memories);
     expect(page.total).toBeGreaterThanOrEqual(3);
     expect(page.counts.all).toBe(page.total);
-    expect(page.next).toBe(2);
+    // `next` is opaque: an integer that names where the following page starts (by key, on the server).
+    expect(page.next).toBeGreaterThan(0);
     expect(page.hasNextPage()).toBe(true);
 
     const all = [];
@@ -71,7 +72,7 @@ describe('memories against a real server', () => {
     const pages = [];
     for await (const each of page.iterPages()) pages.push(each.memories.length);
     expect(pages.reduce((sum, count) => sum + count, 0)).toBe(page.total);
-    expect(JSON.parse(JSON.stringify(page))).toEqual({ memories: page.memories, counts: page.counts, total: page.total, next: 2 });
+    expect(JSON.parse(JSON.stringify(page))).toEqual({ memories: page.memories, counts: page.counts, total: page.total, next: page.next });
   });
 
   it("gets one memory with its sentence and history, and 404s another space's", async () => {

