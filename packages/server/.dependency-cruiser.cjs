@@ -13,20 +13,6 @@ const SERVER = '^src/';
  * caller. A new file outside store/ that imports `sql` fails `lint:deps`.
  */
 const SQL_OUTSIDE_STORE = [
-  // The learning queue: claims, leases, backoff (its table is the queue).
-  'jobs/queue.ts',
-  // The periodic runner's claim of a run per cluster (periodic_runs).
-  'jobs/periodic.ts',
-  // Stored answers of Idempotency-Key requests (idempotency_keys), read and written around a route.
-  'http/idempotency.ts',
-  // Briefings' tables (project state, intentions, lessons, episodes, health runs) and their queries.
-  'brief/briefing.ts',
-  'brief/episodes.ts',
-  'brief/health.ts',
-  'brief/intentions.ts',
-  'brief/lessons.ts',
-  'brief/state.ts',
-  'brief/store-structures.ts',
   // Export, restore and store-to-store copy: they read and write every table by design.
   'transfer/',
 ];

@@ -8,7 +8,6 @@ import { answerClientError } from './http/client-error.js';
 import { RequestLog } from './http/request-log.js';
 import { housekeepingJobs } from './jobs/housekeeping.js';
 import { PeriodicRunner } from './jobs/periodic.js';
-import { releaseAllClaims } from './jobs/queue.js';
 import { Worker } from './jobs/worker.js';
 import { learnerFor } from './learn/pool.js';
 import { createModel } from './model/model-client.js';
@@ -18,6 +17,7 @@ import type { Store } from './store/database.js';
 import { openStore } from './store/database.js';
 import { memoryIndexOf } from './store/memory-index.js';
 import { migrate } from './store/migrations.js';
+import { releaseAllClaims } from './store/queue-repository.js';
 
 /** A running Engram process: its address (when it serves the API), its store, its workers, and a way to stop it. */
 export interface RunningNode {

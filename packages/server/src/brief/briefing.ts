@@ -1,18 +1,14 @@
 import type { BriefingResponse, EpisodeOut, IntentionOut, LessonOut, StateOut } from '@engram/protocol';
-import { sql } from 'kysely';
 import { recall } from '../recall/search.js';
+import { listEpisodes, listIntentions, listLessons, memoryIdsOfProject, newestMemoryIds } from '../store/briefing-repository.js';
 import type { Db } from '../store/database.js';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { loadMemories, toMemoryRecord } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import type { BriefingPart } from './briefing-text.js';
 import { fitBriefing, line } from './briefing-text.js';
-import { listEpisodes } from './episodes.js';
-import { openIntentions } from './intentions.js';
-import { listLessons } from './lessons.js';
 import { cueScore, overlap, stems } from './similar.js';
 import { projectStates } from './state.js';
-import { projectFilter } from './store-structures.js';
 
 /** What a briefing is asked for. */
 export interface BriefingRequestInput {
@@ -43,7 +39,7 @@ export async function assembleBriefing(db: Db, scope: Scope, input: BriefingRequ
 
   const [states, intentions, lessons, episodes, memories] = await Promise.all([
     projectStates(db, scope, project),
-    openIntentions(db, scope, project, CANDIDATES),
+    listIntentions(db, scope, 'open', CANDIDATES, project),
     listLessons(db, scope, project, CANDIDATES, true),
     listEpisodes(db, scope, project, CANDIDATES),
     briefingMemories(db, scope, project, input.cue, input.now),
@@ -143,22 +139,13 @@ function lessonLine(lesson: LessonOut): string {
  * project is named.
  */
 async function briefingMemories(db: Db, scope: Scope, project: string | undefined, cue: string, now: Date): Promise<MemoryRow[]> {
-  const { rows } = await sql<{ id: number }>`
-    select m.id from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
-    where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current' and not m.raw
-      and ${projectFilter('s.project', project)}
-    order by m.date desc, m.created_at desc, m.id desc limit ${MEMORY_CANDIDATES}`.execute(db);
-  const recent = rows.map((row) => row.id);
+  const recent = await newestMemoryIds(db, scope, project, MEMORY_CANDIDATES);
   let first: number[] = [];
   if (cue.trim()) {
     const found = await recall(db, scope, cue.slice(0, 2_000), { limit: 30, kind: 'all', now });
     let ids = found.memories.map((item) => item.row.id);
     if (project !== undefined && ids.length) {
-      const { rows: inProject } = await sql<{ id: number }>`
-        select m.id from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
-        where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.id = any(${ids}::int[])
-          and ${projectFilter('s.project', project)}`.execute(db);
-      const keep = new Set(inProject.map((row) => row.id));
+      const keep = await memoryIdsOfProject(db, scope, ids, project);
       ids = ids.filter((id) => keep.has(id));
     }
     first = ids;

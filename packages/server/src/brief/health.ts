@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { HealthItem, MemoryHealthResponse } from '@engram/protocol';
-import { sql } from 'kysely';
 import { periodOf } from '../meter/usage.js';
 import { answerWithModel } from '../model/answer-with-model.js';
 import { markWithModel, writeQuestionsWithModel } from '../model/health-with-model.js';
@@ -9,6 +8,15 @@ import { ModelError } from '../model/model-client.js';
 import { answerOffline } from '../recall/ask.js';
 import { recall } from '../recall/search.js';
 import type { Db } from '../store/database.js';
+import {
+  claimNightlyRun,
+  finishRun,
+  latestHealth,
+  memoryIdsLearned,
+  newestMemoryIdsLearned,
+  spacesToTest,
+  startRequestedRun,
+} from '../store/health-repository.js';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { loadMemories } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
@@ -183,32 +191,12 @@ async function testWithModel(
 
 /** Current memories of a space learned in [from, to), oldest first. */
 async function memoriesLearned(db: Db, scope: Scope, from: Date, to: Date): Promise<MemoryRow[]> {
-  const { rows } = await sql<{ id: number }>`
-    select id from memories
-    where account_id = ${scope.accountId} and space = ${scope.space} and status = 'current' and not raw
-      and created_at >= ${from} and created_at < ${to}
-    order by created_at, id limit 2000`.execute(db);
-  return loadMemories(
-    db,
-    scope,
-    rows.map((row) => row.id),
-  );
+  return loadMemories(db, scope, await memoryIdsLearned(db, scope, from, to));
 }
 
 /** The newest current memories of a space, oldest of them first. */
 async function newestMemories(db: Db, scope: Scope, limit: number): Promise<MemoryRow[]> {
-  const { rows } = await sql<{ id: number }>`
-    select id from memories
-    where account_id = ${scope.accountId} and space = ${scope.space} and status = 'current' and not raw
-    order by created_at desc, id desc limit ${limit}`.execute(db);
-  return loadMemories(db, scope, rows.map((row) => row.id).reverse());
-}
-
-async function finishRun(db: Db, accountId: number, runId: number, result: HealthResult): Promise<void> {
-  await sql`
-    update health_runs set finished_at = now(), asked = ${result.asked}, score = ${result.score}, health = ${result.health},
-      items = ${JSON.stringify(result.items)}::jsonb
-    where account_id = ${accountId} and id = ${runId}`.execute(db);
+  return loadMemories(db, scope, (await newestMemoryIdsLearned(db, scope, limit)).reverse());
 }
 
 /**
@@ -221,26 +209,11 @@ export async function runHealthNow(db: Db, scope: Scope, now: Date, model: Model
   let memories = await memoriesLearned(db, scope, new Date(now.getTime() - 86_400_000), new Date(now.getTime() + 1));
   if (memories.length === 0) memories = await newestMemories(db, scope, 200);
   const result = await testMemories(db, scope, memories, now, model);
-  // Only into a space that exists, in one statement: a space deleted meanwhile is not an error.
-  const { rows } = await sql<{ id: number }>`
-    insert into health_runs (account_id, space, day, nightly, claimed_by)
-    select ${scope.accountId}, ${scope.space}, ${now.toISOString().slice(0, 10)}, false, 'request'
-    where exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
-    returning id`.execute(db);
-  if (!rows[0]) return latestHealth(db, scope);
-  await finishRun(db, scope.accountId, rows[0].id, result);
+  // Only into a space that exists: a space deleted meanwhile is not an error.
+  const runId = await startRequestedRun(db, scope, now.toISOString().slice(0, 10));
+  if (runId === null) return latestHealth(db, scope);
+  await finishRun(db, scope.accountId, runId, result);
   return latestHealth(db, scope);
-}
-
-/** The last finished test of a space; health is null before the first. */
-export async function latestHealth(db: Db, scope: Scope): Promise<MemoryHealthResponse> {
-  const { rows } = await sql<{ health: number | null; finished_at: Date; asked: number; score: number; items: HealthItem[] }>`
-    select health, finished_at, asked, score, items from health_runs
-    where account_id = ${scope.accountId} and space = ${scope.space} and finished_at is not null
-    order by finished_at desc, id desc limit 1`.execute(db);
-  const row = rows[0];
-  if (!row) return { health: null, tested_at: null, asked: 0, score: 0, items: [] };
-  return { health: row.health, tested_at: row.finished_at.toISOString(), asked: row.asked, score: row.score, items: row.items };
 }
 
 /** When the nightly test runs: a local time of day in a time zone. */
@@ -308,24 +281,13 @@ export async function runDueHealthChecks(deps: HealthDeps, now: Date): Promise<n
   const tested = previousDay(day);
   const from = startOfLocalDay(tested, deps.schedule.timeZone);
   const to = startOfLocalDay(day, deps.schedule.timeZone);
-  const { rows: spaces } = await sql<{ account_id: number; space: string }>`
-    select distinct m.account_id, m.space from memories m
-    where m.created_at >= ${from} and m.created_at < ${to} and m.status = 'current' and not m.raw
-      and not exists (
-        select 1 from health_runs h where h.account_id = m.account_id and h.space = m.space and h.day = ${tested} and h.nightly)`.execute(
-    deps.db,
-  );
+  const spaces = await spacesToTest(deps.db, from, to, tested);
   let ran = 0;
-  for (const { account_id: accountId, space } of spaces) {
-    const { rows: claimed } = await sql<{ id: number }>`
-      insert into health_runs (account_id, space, day, nightly, claimed_by)
-      values (${accountId}, ${space}, ${tested}, true, ${deps.claimedBy ?? processId})
-      on conflict (account_id, space, day) where nightly do nothing
-      returning id`.execute(deps.db);
-    if (!claimed[0]) continue;
-    const scope = { accountId, space };
+  for (const scope of spaces) {
+    const runId = await claimNightlyRun(deps.db, scope, tested, deps.claimedBy ?? processId);
+    if (runId === null) continue;
     const result = await testMemories(deps.db, scope, await memoriesLearned(deps.db, scope, from, to), now, deps.model ?? null);
-    await finishRun(deps.db, accountId, claimed[0].id, result);
+    await finishRun(deps.db, scope.accountId, runId, result);
     ran += 1;
   }
   return ran;

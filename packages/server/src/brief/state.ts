@@ -1,19 +1,9 @@
 import type { StateOut } from '@engram/protocol';
-import { sql } from 'kysely';
+import type { StateItemRow } from '../store/briefing-repository.js';
+import { stateItems } from '../store/briefing-repository.js';
 import type { Db } from '../store/database.js';
 import type { Scope } from '../store/scope.js';
 import { sameItem } from './similar.js';
-import { projectFilter } from './store-structures.js';
-
-/** A stored statement about a project's state. */
-interface StateItemRow {
-  project: string;
-  field: 'goal' | 'focus' | 'open' | 'decision' | 'next' | 'done';
-  text: string;
-  said_at: Date;
-  source_id: string;
-  id: number;
-}
 
 /** Most decisions a state lists. */
 const MAX_DECISIONS = 20;
@@ -26,10 +16,7 @@ const MAX_ITEMS = 30;
  * older one); decisions are listed newest first. Projects with nothing to show are left out.
  */
 export async function projectStates(db: Db, scope: Scope, project?: string | null): Promise<StateOut[]> {
-  const { rows } = await sql<StateItemRow>`
-    select id, project, field, text, said_at, source_id from state_items
-    where account_id = ${scope.accountId} and space = ${scope.space} and ${projectFilter('project', project)}
-    order by said_at, source_id, position, id`.execute(db);
+  const rows = await stateItems(db, scope, project);
   const byProject = new Map<string, StateItemRow[]>();
   for (const row of rows) {
     const key = row.project.trim().toLowerCase();

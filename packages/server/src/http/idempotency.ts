@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { sql } from 'kysely';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Db } from '../store/database.js';
-import { IDEMPOTENCY_HOURS } from '../store/housekeeping-repository.js';
+import { claimIdempotencyKey, keepAnswer, releaseIdempotencyKey, storedAnswer } from '../store/idempotency-repository.js';
 import type { AppEnv } from './context.js';
 import { HttpError } from './errors.js';
 import { resolveScope, spaceHeader } from './space.js';
 
 const MAX_IDEMPOTENCY_KEY_CHARS = 255;
-
-/**
- * How long a stored answer can be replayed: an older one is taken over by the next request with
- * its key, and the hourly clean-up (jobs/housekeeping.ts, once per cluster) deletes it.
- */
-export const IDEMPOTENCY_TTL_HOURS = IDEMPOTENCY_HOURS;
 
 const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -97,20 +91,9 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> => {
       .update(`${c.req.method} ${url.pathname}${url.search} ${space ?? ''}\n`)
       .update(comparableBody(c.req.header('Content-Type'), bytes))
       .digest('hex');
-    // An expired answer is taken over by the new request, as if it had never been.
-    const claimed = await sql`
-      insert into idempotency_keys (account_id, key_id, key, fingerprint, space) values (${accountId}, ${keyId}, ${key}, ${fingerprint}, ${space})
-      on conflict (account_id, key_id, key) do update set fingerprint = excluded.fingerprint, space = excluded.space, status = null, body = null,
-        secret_withheld = false, created_at = now()
-        where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
-      returning key`.execute(db);
-    if (!claimed.rows.length) {
-      const { rows } = await sql<any>`
-        select fingerprint, status, body, secret_withheld from idempotency_keys
-        where account_id = ${accountId} and key_id = ${keyId} and key = ${key} and created_at >= now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`.execute(
-        db,
-      );
-      const stored = rows[0];
+    const ref = { accountId, keyId, key };
+    if (!(await claimIdempotencyKey(db, ref, fingerprint, space))) {
+      const stored = await storedAnswer(db, ref);
       if (stored && stored.fingerprint !== fingerprint) {
         throw new HttpError('invalid_request', 'This Idempotency-Key was used for a different request', {
           field: 'Idempotency-Key',
@@ -125,28 +108,25 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> => {
       if (stored.secret_withheld) {
         throw new HttpError(
           'conflict',
-          `This Idempotency-Key already made key ${stored.body?.id}; its text was shown only in that answer. Revoke it and make another if it was lost`,
+          `This Idempotency-Key already made key ${String(stored.body?.id)}; its text was shown only in that answer. Revoke it and make another if it was lost`,
           { id: stored.body?.id, starts_with: stored.body?.starts_with },
         );
       }
-      return c.json(stored.body, stored.status) as unknown as void;
+      return c.json(stored.body, stored.status as ContentfulStatusCode) as unknown as void;
     }
     try {
       await next();
     } catch (error) {
-      await sql`delete from idempotency_keys where account_id = ${accountId} and key_id = ${keyId} and key = ${key}`.execute(db);
+      await releaseIdempotencyKey(db, ref);
       throw error;
     }
     // Answers that a retry could change (busy, rate limited, failed) are not kept.
     const status = c.res.status;
     if (status >= 500 || status === 409 || status === 429 || !c.res.headers.get('content-type')?.includes('application/json')) {
-      await sql`delete from idempotency_keys where account_id = ${accountId} and key_id = ${keyId} and key = ${key}`.execute(db);
+      await releaseIdempotencyKey(db, ref);
       return;
     }
     const kept = keptAnswer(await c.res.clone().json());
-    await sql`
-      update idempotency_keys set status = ${status}, body = ${JSON.stringify(kept.body)}::jsonb,
-        secret_withheld = ${kept.secretWithheld}, space = coalesce(${c.get('space') ?? null}, space)
-      where account_id = ${accountId} and key_id = ${keyId} and key = ${key}`.execute(db);
+    await keepAnswer(db, ref, { status, body: kept.body, secretWithheld: kept.secretWithheld, space: c.get('space') ?? null });
   };
 };

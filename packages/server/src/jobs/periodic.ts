@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Model } from '../model/model-client.js';
 import type { Db } from '../store/database.js';
+import { claimSlot, finishSlot } from '../store/periodic-repository.js';
 
 /** What a periodic job is given when it runs. */
 export interface PeriodicContext {
@@ -58,19 +58,6 @@ export function slotOf(job: PeriodicJob, now: Date): string | null {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), hours, minutes);
   const day = now.getTime() >= today ? new Date(today) : new Date(today - 86_400_000);
   return day.toISOString().slice(0, 10);
-}
-
-/**
- * Claims a job's slot for `owner`: true when this caller is to run it. A slot claimed by a
- * run that never finished and started over `staleMs` ago is claimed again.
- */
-export async function claimSlot(db: Db, name: string, slot: string, owner: string, staleMs: number): Promise<boolean> {
-  const { rows } = await sql`
-    insert into periodic_runs (name, slot, owner) values (${name}, ${slot}, ${owner})
-    on conflict (name, slot) do update set owner = excluded.owner, started_at = now(), error = null
-      where periodic_runs.finished_at is null and periodic_runs.started_at < now() - make_interval(secs => ${staleMs / 1_000})
-    returning name`.execute(db);
-  return rows.length > 0;
 }
 
 /** Options of a periodic runner. */
@@ -145,9 +132,7 @@ export class PeriodicRunner {
         error = failure instanceof Error ? failure.message : String(failure);
         this.options.onError?.(failure, job);
       }
-      await sql`
-        update periodic_runs set finished_at = now(), error = ${error}
-        where name = ${job.name} and slot = ${slot} and owner = ${this.options.owner}`.execute(this.context.db);
+      await finishSlot(this.context.db, job.name, slot, this.options.owner, error);
     } catch (failure) {
       // The store did not answer: the slot is tried again at the next tick.
       this.options.onError?.(failure, job);

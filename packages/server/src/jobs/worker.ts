@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Db } from '../store/database.js';
-import type { Job } from './queue.js';
-import { claimJob, DEFAULT_LEASE_SECONDS, failJob, releaseJob, renewLeases } from './queue.js';
+import type { Job } from '../store/queue-repository.js';
+import { claimJob, DEFAULT_LEASE_SECONDS, failJob, releaseJob, renewLeases } from '../store/queue-repository.js';
 
 /** Options of a learning worker. */
 export interface WorkerOptions {

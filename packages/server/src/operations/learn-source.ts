@@ -1,7 +1,5 @@
 import { learnStructures } from '../brief/learn-structures.js';
 import { storeStructures } from '../brief/store-structures.js';
-import type { Job } from '../jobs/queue.js';
-import { completeJob, failJobNow, jobStands } from '../jobs/queue.js';
 import type { SourceFacts } from '../learn/facts-of.js';
 import { factsOf } from '../learn/facts-of.js';
 import { factFingerprint } from '../learn/index.js';
@@ -19,6 +17,8 @@ import type { Db } from '../store/database.js';
 import { applyFileLabels, fileProject } from '../store/file-repository.js';
 import { findMemory, recordCorrection, slotsForUpdates, storeFacts } from '../store/memory-repository.js';
 import { deleteRawPassages, storeRawPassages } from '../store/passage-repository.js';
+import type { Job } from '../store/queue-repository.js';
+import { completeJob, failJobNow, jobStands } from '../store/queue-repository.js';
 import type { Scope } from '../store/scope.js';
 import type { SourceRow } from '../store/source-repository.js';
 import {

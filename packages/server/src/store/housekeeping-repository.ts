@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
 
-/** How long a stored answer to an Idempotency-Key is replayed. */
+/**
+ * How long a stored answer to an Idempotency-Key is replayed: an older one is taken over by the
+ * next request with its key, and the hourly clean-up (once per cluster) deletes it.
+ */
 export const IDEMPOTENCY_HOURS = 24;
 
 /**

@@ -4,9 +4,10 @@ import { loadConfig } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
 import { cleanUp } from '../../src/jobs/housekeeping.js';
 import type { PeriodicJob } from '../../src/jobs/periodic.js';
-import { claimSlot, PeriodicRunner, registerPeriodic, slotOf } from '../../src/jobs/periodic.js';
+import { PeriodicRunner, registerPeriodic, slotOf } from '../../src/jobs/periodic.js';
 import { createAccount, createAccountKey } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
+import { claimSlot } from '../../src/store/periodic-repository.js';
 import { openOwnStore } from '../setup/own-server.js';
 import { call } from './helpers.js';
 

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimJob, releaseAllClaims, renewLeases } from '../../src/jobs/queue.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { learnSource } from '../../src/operations/learn-source.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
 import { writeFile } from '../../src/store/file-repository.js';
+import { claimJob, releaseAllClaims, renewLeases } from '../../src/store/queue-repository.js';
 import type { Scope } from '../../src/store/scope.js';
 import { addSource, findSource, toSourceRecord } from '../../src/store/source-repository.js';
 import { openOwnStore } from '../setup/own-server.js';

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimJob } from '../../src/jobs/queue.js';
 import { learnSource } from '../../src/operations/learn-source.js';
 import { reindexSpace, spacesOf } from '../../src/operations/reindex.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
 import { BROADER_MARK, lexemesAndVersion, searchMemories } from '../../src/store/memory-repository.js';
+import { claimJob } from '../../src/store/queue-repository.js';
 import type { Scope } from '../../src/store/scope.js';
 import { addSource } from '../../src/store/source-repository.js';
 import { openOwnStore } from '../setup/own-server.js';

@@ -18,12 +18,10 @@ import {
 } from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { listEpisodes } from '../../brief/episodes.js';
-import { latestHealth } from '../../brief/health.js';
-import { listIntentions, setIntentionStatus } from '../../brief/intentions.js';
-import { listLessons } from '../../brief/lessons.js';
 import { projectStates } from '../../brief/state.js';
 import { brief, checkHealth } from '../../operations/briefing.js';
+import { listEpisodes, listIntentions, listLessons, setIntentionStatus } from '../../store/briefing-repository.js';
+import { latestHealth } from '../../store/health-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { operationsOf } from '../context.js';
 import { HttpError } from '../errors.js';
