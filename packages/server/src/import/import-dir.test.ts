@@ -13,7 +13,7 @@ function fakeFiles() {
     const url = new URL(String(input));
     const method = init?.method ?? 'GET';
     calls.push(`${method} ${url.searchParams.get('path') ?? JSON.parse(String(init?.body ?? '{}')).path}`);
-    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
+    const json = (status: number, body: unknown) => Response.json(body, { status });
     if (method === 'GET') {
       const text = files.get(url.searchParams.get('path')!);
       return text === undefined ? json(404, { error: { message: 'none' } }) : json(200, { text });
@@ -55,7 +55,14 @@ describe('importDir', () => {
     await writeFile(join(dir, 'a.md'), 'A');
     await writeFile(join(dir, 'b.md'), 'B');
     fake.files.set('/b.md', 'B');
-    const summary = await importDir({ dir, space: 's', baseUrl: 'http://127.0.0.1:1', fetch: fake.fetch, progress: null });
+    const summary = await importDir({
+      dir,
+      space: 's',
+      baseUrl: 'http://127.0.0.1:1',
+      apiKey: 'egk_import_unit_test_key_0123456789abcdef',
+      fetch: fake.fetch,
+      progress: null,
+    });
     expect(summary).toEqual({ created: 1, updated: 0, unchanged: 1, failed: 0, failures: [] });
     expect(fake.calls.filter((call) => call.startsWith('PUT'))).toEqual(['PUT /a.md']);
     expect(summaryLine(summary)).toBe('created 1, updated 0, unchanged 1, failed 0');
@@ -70,6 +77,31 @@ describe('importDir', () => {
     expect(written[1]).toMatch(/^\r\[#{12} {12}\] 2\/4 \/b\.md/);
     expect(written.at(-1)).toBe('\n');
   });
+  it('retries a busy server through the client, and reports a refusal with its status', async () => {
+    const fake = fakeFiles();
+    let busy = 1;
+    const flaky = (async (input: string | URL, init?: RequestInit) => {
+      if ((init?.method ?? 'GET') === 'PUT' && busy-- > 0)
+        return Response.json({ error: { type: 'unavailable', message: 'busy' } }, { status: 503 });
+      return fake.fetch(input, init);
+    }) as typeof globalThis.fetch;
+    await writeFile(join(dir, 'a.md'), 'A');
+    const options = { dir, space: 's', baseUrl: 'http://127.0.0.1:1', apiKey: 'egk_import_unit_test_key_0123456789abcdef', progress: null };
+    expect(await importDir({ ...options, fetch: flaky })).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 0, failures: [] });
+    expect(fake.calls).toEqual(['GET /a.md', 'PUT /a.md']);
+    const refusing = (async () =>
+      Response.json(
+        { error: { type: 'unauthorized', message: 'Invalid API key', request_id: 'req_1' } },
+        { status: 401 },
+      )) as typeof globalThis.fetch;
+    await writeFile(join(dir, 'b.md'), 'B');
+    const refused = await importDir({ ...options, fetch: refusing });
+    expect(refused).toMatchObject({ created: 0, failed: 2 });
+    expect(refused.failures).toEqual([
+      { path: '/a.md', error: '401 Invalid API key (req_1)' },
+      { path: '/b.md', error: '401 Invalid API key (req_1)' },
+    ]);
+  });
 });
 
 describe('watchDir', () => {
@@ -81,6 +113,7 @@ describe('watchDir', () => {
       dir,
       space: 's',
       baseUrl: 'http://127.0.0.1:1',
+      apiKey: 'egk_import_unit_test_key_0123456789abcdef',
       fetch: fake.fetch,
       progress: null,
       intervalMs: 20,

@@ -1,5 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import type { ClientOptions } from '@engram/client';
+import { APIError, Engram, NotFoundError } from '@engram/client';
 import { pathProblem } from '../files/path.js';
 
 /** File names imported: text and markdown. */
@@ -19,7 +21,8 @@ export interface ImportOptions {
   progress?: NodeJS.WritableStream | null;
   /** Files sent at once. */
   concurrency?: number;
-  fetch?: typeof fetch;
+  /** The fetch the client calls (tests pass their own). */
+  fetch?: ClientOptions['fetch'];
 }
 
 /** What an import did, file by file counted. */
@@ -52,49 +55,51 @@ export async function listTextFiles(dir: string): Promise<string[]> {
   return found.sort();
 }
 
-/** A small client for the three file calls an import makes. */
+/**
+ * The file calls an import makes, through @engram/client (its retries on 429, 5xx and dropped
+ * connections, its timeouts and its errors). A missing file reads as null.
+ */
 function filesApi(options: ImportOptions) {
-  const base = (options.baseUrl ?? process.env.ENGRAM_BASE_URL ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
-  const key = options.apiKey ?? process.env.ENGRAM_API_KEY;
-  const doFetch = options.fetch ?? fetch;
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (key) headers.Authorization = `Bearer ${key}`;
-  const send = async (method: string, path: string, body?: unknown) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const response = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        if ((response.status === 429 || response.status >= 500) && attempt < 2) {
-          await response.body?.cancel();
-          await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
-          continue;
-        }
-        const text = await response.text();
-        return { status: response.status, body: text ? (JSON.parse(text) as any) : null };
-      } catch (error) {
-        if (attempt >= 2) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
-      }
-    }
-  };
-  const query = (path: string) => `path=${encodeURIComponent(path)}&space=${encodeURIComponent(options.space)}`;
+  const engram = new Engram({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    space: options.space,
+    fetch: options.fetch,
+    logger: null,
+  });
   return {
-    read: (path: string) => send('GET', `/v1/files?${query(path)}`),
-    write: (path: string, text: string) => send('PUT', '/v1/files', { path, text, space: options.space }),
-    remove: (path: string) => send('DELETE', `/v1/files?${query(path)}`),
+    read: (path: string) =>
+      engram.files.read(path).catch((error: unknown) => {
+        if (NotFoundError.isInstance(error)) return null;
+        throw error;
+      }),
+    write: (path: string, text: string) => engram.files.write({ path, text }),
+    remove: (path: string) =>
+      engram.files.delete(path).then(
+        () => 'deleted' as const,
+        (error: unknown) => {
+          if (NotFoundError.isInstance(error)) return 'absent' as const;
+          throw error;
+        },
+      ),
   };
 }
 
-const failure = (reply: { status: number; body: any }) =>
-  `${reply.status} ${reply.body?.error?.message ?? 'failed'}${reply.body?.error?.request_id ? ` (${reply.body.error.request_id})` : ''}`;
+/** One line for a failed call: the status and the server's message, with its request id to find it in the log. */
+function failure(error: unknown): string {
+  if (APIError.isInstance(error)) {
+    const message = (error.body as { error?: { message?: unknown } } | null)?.error?.message;
+    return `${error.status} ${typeof message === 'string' ? message : error.message}${error.requestId ? ` (${error.requestId})` : ''}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
 
 /** Sends one file unless the server already holds the same text. */
 async function syncFile(api: ReturnType<typeof filesApi>, path: string, text: string): Promise<'created' | 'updated' | 'unchanged'> {
   const current = await api.read(path);
-  if (current.status === 200 && current.body.text === text) return 'unchanged';
-  if (current.status !== 200 && current.status !== 404) throw new Error(failure(current));
+  if (current !== null && current.text === text) return 'unchanged';
   const written = await api.write(path, text);
-  if (written.status !== 200) throw new Error(failure(written));
-  return written.body.created ? 'created' : 'updated';
+  return written.created ? 'created' : 'updated';
 }
 
 /** A one-line progress bar, redrawn in place. */
@@ -137,7 +142,7 @@ export async function importDir(options: ImportOptions): Promise<ImportSummary> 
         summary[await syncFile(api, path, await readFile(file, 'utf8'))]++;
       } catch (error) {
         summary.failed++;
-        summary.failures.push({ path, error: (error as Error).message });
+        summary.failures.push({ path, error: failure(error) });
       }
       bar.tick(path);
     }
@@ -193,17 +198,18 @@ export async function watchDir(
         if ((await syncFile(api, path, await readFile(file, 'utf8'))) !== 'unchanged') result.written.push(path);
         seen.set(file, mark);
       } catch (error) {
-        result.failures.push({ path, error: (error as Error).message });
+        result.failures.push({ path, error: failure(error) });
       }
     }
     for (const file of [...seen.keys()]) {
       if (now.has(file)) continue;
       const path = filePathOf(options.dir, file);
-      const reply = await api.remove(path).catch((error: Error) => ({ status: 0, body: { error: { message: error.message } } }));
-      if (reply.status === 200 || reply.status === 404) {
+      try {
+        if ((await api.remove(path)) === 'deleted') result.deleted.push(path);
         seen.delete(file);
-        if (reply.status === 200) result.deleted.push(path);
-      } else result.failures.push({ path, error: failure(reply) });
+      } catch (error) {
+        result.failures.push({ path, error: failure(error) });
+      }
     }
     if (result.written.length || result.deleted.length || result.failures.length) options.onPass?.(result);
   };
