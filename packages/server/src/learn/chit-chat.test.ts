@@ -66,6 +66,31 @@ describe('chit-chat', () => {
     expect(questionCarriesFact('Have we talked about my trip to Oregon since I got back?')).toBe(true);
   });
 
+  it("reads a question about the speaker's own facts as asking, unless it also tells something", () => {
+    // Asked of an assistant that remembers: "Do I like sushi?" is no fact that the user likes sushi.
+    for (const question of [
+      'Do I like sushi?',
+      'Am I free on Thursday?',
+      'What am I allergic to?',
+      'Where did we park last time?',
+      'Which gym do I go to?',
+      'What is my sister called?',
+      "Where's my blue scarf?",
+      'What color was my first car?',
+      'When are our tickets for?',
+      'How old were we then?',
+    ]) {
+      expect(questionCarriesFact(question), question).toBe(false);
+    }
+    for (const question of [
+      'Do you remember my cousin Ilse, the potter?',
+      'Am I wrong to sell my old piano?',
+      'Did I tell you I took up rowing?',
+    ]) {
+      expect(questionCarriesFact(question), question).toBe(true);
+    }
+  });
+
   it('finds a question tagged onto a statement, and only that', () => {
     const tagged = 'I opened my own bike shop - pretty cool, huh?';
     expect(tagged.slice(0, tagQuestionStart(tagged)!)).toBe('I opened my own bike shop - pretty cool');

@@ -79,9 +79,13 @@ const pleasantries = new RegExp(
 );
 /** First-person words: a question that has one may carry a fact about the speaker. */
 const firstPerson = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours)\b/;
-/** Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…"). */
+/**
+ * Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…"),
+ * and questions about the speaker's own facts ("Do I like…?", "What am I allergic to?", "Where's
+ * my…?"): they ask what is known and tell nothing new.
+ */
 const questionFrames =
-  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|should|would|can) (?:i|we)|how (?:do|should|would|can) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do)\b/g;
+  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|should|would|can) (?:i|we)|how (?:do|should|would|can) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do|(?:(?:what|where|when|who|which|why|how)(?: \w+)? )?(?:do|did|am|was|were|are|have|had) (?:i|we)|(?:what|where|when|who|which|how)(?: \w+)?(?: is|'s| was| are| were) (?:my|our))\b/g;
 
 /** Where the content of a sentence starts and ends once openers, vocatives and emoji are set aside. */
 export interface Content {
