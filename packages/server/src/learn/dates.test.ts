@@ -51,6 +51,26 @@ describe('resolveDates', () => {
     // A weekend with no "the", "last" or "this" is no weekend in particular.
     expect(resolve('I had a quiet weekend.', 'past')).toBe('I had a quiet weekend.');
     expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');
+    expect(resolve('We argued last night.', 'past')).toBe('We argued on the night of 21 November 2026.');
+    expect(resolve('I am cooking tonight.', 'present')).toBe('I am cooking on the night of 22 November 2026.');
+    expect(resolve('I met Ilse in the evening.', 'past')).toBe('I met Ilse on the evening of 22 November 2026.');
+    // Said in the present tense, a part of the day that a word ties to a day is still a date.
+    for (const [sentence, written] of [
+      ['I am sore this morning.', 'I am sore on the morning of 22 November 2026.'],
+      ['I am sore from yesterday evening.', 'I am sore from the evening of 21 November 2026.'],
+      ['I am sore from last night.', 'I am sore from the night of 21 November 2026.'],
+      ['I am free tomorrow afternoon.', 'I am free on the afternoon of 23 November 2026.'],
+    ]) {
+      expect(resolve(sentence, 'present'), sentence).toBe(written);
+    }
+    // A part of the day tied to no day is a habit: no date is added.
+    for (const [sentence, tense] of [
+      ['I swim first thing in the morning.', 'present'],
+      ['I like to read in the evening.', 'present'],
+      ['We walked the dog every evening.', 'past'],
+    ] as const) {
+      expect(resolve(sentence, tense), sentence).toBe(sentence);
+    }
     expect(resolve('I saw him a few days ago.', 'past')).toBe('I saw him a few days before 22 November 2026.');
     expect(resolve('Finish it by Friday.', 'future')).toBe('Finish it by Friday 27 November 2026.');
     expect(resolve('Yesterday I went hiking.', 'past')).toBe('On 21 November 2026 I went hiking.');

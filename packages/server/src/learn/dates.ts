@@ -169,6 +169,9 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   const partOfDay = /\b(morning|afternoon|evening|night|tonight)\b/.exec(lower);
   // A time alone ("at 3pm") names no day we could add.
   if (!certainDate && partOfDay === null && !/\b(?:week|weekend)\b/.test(lower)) return null;
+  // In the present tense, a part of the day tied to no day is a habit, not a date: "I swim in the
+  // morning" ("this morning" is today; chrono knows the day of "last night", "tomorrow evening").
+  if (partOfDay !== null && !certainDate && tense === 'present' && !/\bthis\b/.test(lower)) return null;
 
   const chronoDay = utcDay(
     components.get('year') ?? referenceDay.getUTCFullYear(),
