@@ -503,9 +503,10 @@ export async function searchMemories(
   const pattern = new RegExp(`(?:^| )(${[...positions.keys()].map(escapeRegExp).join('|')})(?::(\\S+))?(?= |$)`, 'g');
   const hits = rows.map((row) => {
     const levels = new Array<number>(options.lexemes.length).fill(0);
-    for (const match of row.tsv.matchAll(pattern)) {
+    // The first group always matches (a query lexeme); the second, its weights, may not.
+    for (const [, lexeme = '', weights] of row.tsv.matchAll(pattern)) {
       // Broader words have no positions: they stand for the memory's own words.
-      levels[positions.get(match[1])!] = levelOfWeights(match[2]);
+      levels[positions.get(lexeme)!] = levelOfWeights(weights);
     }
     return { ...hitOf(row), levels };
   });
