@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import type { Database } from './schema/tables.js';
 
-export type { Database } from './schema/tables.js';
+export type { Database, Row } from './schema/tables.js';
 
 // Counts and ids come back as numbers, not strings: none of ours pass 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));

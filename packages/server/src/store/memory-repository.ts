@@ -166,11 +166,15 @@ export function sentenceOf(row: MemoryRow): Sentence {
 
 /** A memory's history, oldest first. The memory must already be known to be in scope. */
 export async function memoryHistory(db: Db, scope: Scope, memoryId: number): Promise<HistoryEvent[]> {
-  const { rows } = await sql<any>`
-    select event, at, other_memory_id, source_id, text from memory_events
-    where account_id = ${scope.accountId} and memory_id = ${memoryId} order by id`.execute(db);
+  const rows = await db
+    .selectFrom('memory_events')
+    .select(['event', 'at', 'other_memory_id', 'source_id', 'text'])
+    .where('account_id', '=', scope.accountId)
+    .where('memory_id', '=', memoryId)
+    .orderBy('id')
+    .execute();
   return rows.map((row) => {
-    const event: HistoryEvent = { event: row.event, at: row.at.toISOString() };
+    const event: HistoryEvent = { event: row.event as HistoryEvent['event'], at: row.at.toISOString() };
     if (row.other_memory_id !== null) event.memory_id = row.other_memory_id;
     if (row.source_id !== null) event.source_id = row.source_id;
     if (row.text !== null) event.text = row.text;

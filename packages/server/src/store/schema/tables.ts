@@ -1,4 +1,4 @@
-import type { ColumnType, JSONColumnType } from 'kysely';
+import type { ColumnType, JSONColumnType, Selectable } from 'kysely';
 
 /*
  * The tables and columns the migrations (0001…0016) leave behind, as Kysely types them. First
@@ -67,6 +67,9 @@ export interface Database {
   state_items: StateItemsTable;
   usage_counters: UsageCountersTable;
 }
+
+/** A row of `table` as a query reads it (`Row<'memories'>`), for typing raw `sql` results. */
+export type Row<T extends keyof Database> = Selectable<Database[T]>;
 
 /** An account: its plan and what it may spend beyond it. */
 export interface AccountsTable {
