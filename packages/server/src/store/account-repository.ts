@@ -31,9 +31,11 @@ export function sameHash(left: string, right: string): boolean {
 
 /** Finds the key whose text hashes to `hash`, if any (revoked and expired keys included: callers judge). */
 export async function findKeyByHash(db: Db, hash: string): Promise<KeyRecord | null> {
-  const { rows } = await sql<any>`
-    select id, account_id, space, rpm, expires_at, revoked_at, last_used_at from api_keys where hash = ${hash}`.execute(db);
-  const row = rows[0];
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'space', 'rpm', 'expires_at', 'revoked_at', 'last_used_at'])
+    .where('hash', '=', hash)
+    .executeTakeFirst();
   if (!row) return null;
   return {
     id: row.id,
@@ -58,17 +60,18 @@ export async function touchKey(db: Db, keyId: number): Promise<void> {
 
 /** Makes an account. New accounts start on free with the 14-day Pro trial. */
 export async function createAccount(db: Db, name: string): Promise<{ id: number; name: string }> {
-  const { rows } = await sql<any>`
-    insert into accounts (name, trial_ends_at) values (${name}, now() + interval '14 days')
-    returning id, name`.execute(db);
-  await sql`insert into spaces (account_id, name) values (${rows[0].id}, '') on conflict do nothing`.execute(db);
-  return rows[0];
+  const account = await db
+    .insertInto('accounts')
+    .values({ name, trial_ends_at: sql<Date>`now() + interval '14 days'` })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+  await sql`insert into spaces (account_id, name) values (${account.id}, '') on conflict do nothing`.execute(db);
+  return account;
 }
 
 /** Lists accounts, oldest first. */
 export async function listAccounts(db: Db): Promise<{ id: number; name: string; plan: string; created_at: Date }[]> {
-  const { rows } = await sql<any>`select id, name, plan, created_at from accounts order by id`.execute(db);
-  return rows;
+  return db.selectFrom('accounts').select(['id', 'name', 'plan', 'created_at']).orderBy('id').execute();
 }
 
 /** Stores an account key (its hash) and returns its id. `key` defaults to a new random key. */
@@ -78,26 +81,29 @@ export async function createAccountKey(
   options: { key?: string; name?: string | null } = {},
 ): Promise<{ id: number; key: string }> {
   const key = options.key ?? `${KEY_PREFIX.account}${newKeySecret()}`;
-  const { rows } = await sql<any>`
-    insert into api_keys (account_id, space, name, hash, starts_with)
-    values (${accountId}, null, ${options.name ?? null}, ${hashKey(key)}, ${key.slice(0, KEY_STARTS_WITH_CHARS)})
-    returning id`.execute(db);
-  return { id: rows[0].id, key };
+  const { id } = await db
+    .insertInto('api_keys')
+    .values({
+      account_id: accountId,
+      space: null,
+      name: options.name ?? null,
+      hash: hashKey(key),
+      starts_with: key.slice(0, KEY_STARTS_WITH_CHARS),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, key };
 }
 
 /** Lists an account's own keys (not the limited ones). */
 export async function listAccountKeys(db: Db, accountId: number) {
-  const { rows } = await sql<any>`
-    select id, name, starts_with, created_at, last_used_at, revoked_at from api_keys
-    where account_id = ${accountId} and space is null order by id`.execute(db);
-  return rows as {
-    id: number;
-    name: string | null;
-    starts_with: string;
-    created_at: Date;
-    last_used_at: Date | null;
-    revoked_at: Date | null;
-  }[];
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'starts_with', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('account_id', '=', accountId)
+    .where('space', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 /** Revokes an account key; false when the account has no such key. */

@@ -3,13 +3,20 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
+import type { Database } from './schema/tables.js';
+
+export type { Database, Row } from './schema/tables.js';
 
 // Counts and ids come back as numbers, not strings: none of ours pass 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
-/** Tables are reached through raw SQL with Kysely's parameterising `sql` tag. */
-export type Db = Kysely<any>;
+/**
+ * The store's handle, typed by its tables (store/schema/tables.ts). Most queries are raw SQL with
+ * Kysely's parameterising `sql` tag; the query builder checks table and column names against
+ * `Database`.
+ */
+export type Db = Kysely<Database>;
 
 /** An open store: the query interface and a way to close it. */
 export interface Store {
@@ -94,7 +101,7 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle client's network error must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, background: db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -122,8 +129,8 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   // PGlite has one connection: requests go ahead of learning and housekeeping waiting for it.
   const pool = new pg.Pool(createPgConfig(lite));
   const gate = new PriorityGate();
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true) }) });
-  const background = new Kysely<any>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true) }) });
+  const background = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false) }) });
   shareStore(background, db);
   return {
     db,

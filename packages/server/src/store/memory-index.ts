@@ -1,4 +1,4 @@
-import type { KindFilter, Labels, MemoryKind } from '@engram/protocol';
+import type { Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
 import { type Db, primaryOf } from './database.js';
 import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch } from './memory-repository.js';

@@ -166,11 +166,15 @@ export function sentenceOf(row: MemoryRow): Sentence {
 
 /** A memory's history, oldest first. The memory must already be known to be in scope. */
 export async function memoryHistory(db: Db, scope: Scope, memoryId: number): Promise<HistoryEvent[]> {
-  const { rows } = await sql<any>`
-    select event, at, other_memory_id, source_id, text from memory_events
-    where account_id = ${scope.accountId} and memory_id = ${memoryId} order by id`.execute(db);
+  const rows = await db
+    .selectFrom('memory_events')
+    .select(['event', 'at', 'other_memory_id', 'source_id', 'text'])
+    .where('account_id', '=', scope.accountId)
+    .where('memory_id', '=', memoryId)
+    .orderBy('id')
+    .execute();
   return rows.map((row) => {
-    const event: HistoryEvent = { event: row.event, at: row.at.toISOString() };
+    const event: HistoryEvent = { event: row.event as HistoryEvent['event'], at: row.at.toISOString() };
     if (row.other_memory_id !== null) event.memory_id = row.other_memory_id;
     if (row.source_id !== null) event.source_id = row.source_id;
     if (row.text !== null) event.text = row.text;
@@ -503,9 +507,10 @@ export async function searchMemories(
   const pattern = new RegExp(`(?:^| )(${[...positions.keys()].map(escapeRegExp).join('|')})(?::(\\S+))?(?= |$)`, 'g');
   const hits = rows.map((row) => {
     const levels = new Array<number>(options.lexemes.length).fill(0);
-    for (const match of row.tsv.matchAll(pattern)) {
+    // The first group always matches (a query lexeme); the second, its weights, may not.
+    for (const [, lexeme = '', weights] of row.tsv.matchAll(pattern)) {
       // Broader words have no positions: they stand for the memory's own words.
-      levels[positions.get(match[1])!] = levelOfWeights(match[2]);
+      levels[positions.get(lexeme)!] = levelOfWeights(weights);
     }
     return { ...hitOf(row), levels };
   });

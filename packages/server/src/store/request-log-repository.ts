@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './database.js';
+import type { Db, Row } from './database.js';
 
 /** One answered call, as the request log keeps it: never a body, never a key. */
 export interface RequestLogEntry {
@@ -77,7 +77,7 @@ export async function listRequests(db: Db, accountId: number, filter: RequestLog
   if (filter.route !== undefined) conditions.push(sql`route = ${filter.route}`);
   if (filter.requestId !== undefined) conditions.push(sql`request_id = ${filter.requestId}`);
   if (filter.before !== undefined) conditions.push(sql`id < ${filter.before}`);
-  const { rows } = await sql<any>`
+  const { rows } = await sql<Row<'request_log'>>`
     select id, at, method, route, status, space, key_prefix, request_id, duration_ms, error_type from request_log
     where ${sql.join(conditions, sql` and `)}
     order by id desc limit ${filter.limit}`.execute(db);

@@ -1,11 +1,11 @@
 import type { SpaceRow } from '@engram/protocol';
 import { sql } from 'kysely';
-import type { Db } from './database.js';
+import type { Db, Row } from './database.js';
 import type { Scope } from './scope.js';
 
 /** A page of the account's end-user spaces (the owner's own memory is not listed), oldest first. */
 export async function listSpaces(db: Db, accountId: number, limit: number, cursor: number): Promise<{ rows: SpaceRow[]; total: number }> {
-  const { rows } = await sql<any>`
+  const { rows } = await sql<Pick<Row<'spaces'>, 'name' | 'created_at'> & { memories: number; sources: number }>`
     select sp.name, sp.created_at,
       (select count(*)::int from memories m where m.account_id = sp.account_id and m.space = sp.name and m.status = 'current' and not m.raw) as memories,
       (select count(*)::int from sources s where s.account_id = sp.account_id and s.space = sp.name) as sources
@@ -44,6 +44,6 @@ export async function eraseSpace(db: Db, scope: Scope): Promise<number> {
 
 /** The names of an account's spaces ('' is the owner's own), in order. */
 export async function spaceNames(db: Db, accountId: number): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from spaces where account_id = ${accountId} order by name`.execute(db);
+  const rows = await db.selectFrom('spaces').select('name').where('account_id', '=', accountId).orderBy('name').execute();
   return rows.map((row) => row.name);
 }

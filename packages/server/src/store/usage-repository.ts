@@ -1,6 +1,6 @@
 import type { Plan } from '@engram/protocol';
 import { sql } from 'kysely';
-import type { Db } from './database.js';
+import type { Db, Row } from './database.js';
 import type { Scope } from './scope.js';
 
 /** An account's plan settings, as stored. */
@@ -80,7 +80,22 @@ export async function usageSnapshot(
 ): Promise<{ account: AccountPlan; figures: UsageFigures; shown: UsageFigures } | null> {
   // Each table is read once: the account's totals and the space's share side by side.
   const share = space ?? '';
-  const { rows } = await sql<any>`
+  const { rows } = await sql<
+    Pick<Row<'accounts'>, 'id' | 'plan' | 'trial_ends_at' | 'extra_on' | 'extra_cap_usd'> &
+      Record<
+        | 'learned'
+        | 'answers'
+        | 'space_learned'
+        | 'space_answers'
+        | 'model_in'
+        | 'model_out'
+        | 'space_model_in'
+        | 'space_model_out'
+        | 'waiting'
+        | 'space_waiting',
+        number
+      >
+  >`
     select a.id, a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd, u.*, w.*
     from accounts a,
       lateral (select coalesce(sum(learned_tokens), 0)::bigint as learned, coalesce(sum(answers), 0)::bigint as answers,
@@ -96,9 +111,9 @@ export async function usageSnapshot(
     where a.id = ${accountId}`.execute(db);
   const row = rows[0];
   if (!row) return null;
-  const account = {
+  const account: AccountPlan = {
     id: row.id,
-    plan: row.plan,
+    plan: row.plan as Plan,
     trialEndsAt: row.trial_ends_at,
     extraOn: row.extra_on,
     extraCapUsd: Number(row.extra_cap_usd),

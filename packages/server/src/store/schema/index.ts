@@ -16,7 +16,10 @@ import { accountKeys } from './0015-account-keys.js';
 import { memoryChanges } from './0016-memory-changes.js';
 import type { Migration } from './migration.js';
 
-/** Every migration, in order. Each lives in its own numbered file. */
+/**
+ * Every migration, in order. Each lives in its own numbered file; one that changes a table
+ * changes its type in tables.ts too (tables.test.ts fails until it does).
+ */
 export const migrations: Migration[] = [
   initial,
   limitsAndUsage,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Db } from '../../store/database.js';
+import type { Db, Row } from '../../store/database.js';
 import type { Scope } from '../../store/scope.js';
 import { iso } from '../format.js';
 import type { RecordKind } from '../record-kind.js';
@@ -59,11 +59,17 @@ export type MemoryLine = z.infer<typeof MemoryLineSchema>;
 /** Memories read at once; each line is a few kB at most (its text, sentences and index). */
 const PAGE = 500;
 
+/** A memory as the export reads it: the line's fields, its sentence as columns, its sources as JSON. */
+type ExportedMemory = Omit<MemoryLine, 'type' | 'sentence' | 'sources'> &
+  Pick<Row<'memories'>, 'sentence_text' | 'message_index' | 'sentence_start' | 'sentence_end'> & {
+    sources: { source_id: string; text: string; message_index: number | null; start: number; end: number; created_at: string }[];
+  };
+
 function memoryLines(db: Db, scope: Scope): AsyncIterable<MemoryLine> {
   return keysetRows(
     async (after: number | null) => {
       // Raw passages of a source waiting for the plan are not memories: restoring the source writes them again.
-      const { rows } = await sql<any>`
+      const { rows } = await sql<ExportedMemory>`
         select m.id, m.source_id, m.text, m.kind, to_char(m.date, 'YYYY-MM-DD') as date, m.about, m.labels, m.status,
           m.fingerprint, m.slot, m.reported, m.sentence_text, m.message_index, m.sentence_start, m.sentence_end,
           ${iso(sql.ref('m.created_at'))} as created_at, ${iso(sql.ref('m.updated_at'))} as updated_at, m.tsv::text as index,
@@ -99,12 +105,12 @@ function memoryLines(db: Db, scope: Scope): AsyncIterable<MemoryLine> {
           name_types: row.name_types,
           lasting: row.lasting,
           owner: row.owner,
-          sources: row.sources.map((link: any) => ({
+          sources: row.sources.map((link) => ({
             source_id: link.source_id,
             sentence: { text: link.text, message_index: link.message_index, start: link.start, end: link.end },
             created_at: link.created_at,
           })),
-          history: row.history.map((event: any) => ({
+          history: row.history.map((event) => ({
             event: event.event,
             at: event.at,
             memory_id: event.memory_id,

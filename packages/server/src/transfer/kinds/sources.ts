@@ -56,14 +56,14 @@ async function* sourceLines(db: Db, scope: Scope): AsyncIterable<SourceLine> {
   let page: { key: string; bytes: number }[] = [];
   const flush = async function* () {
     for (const ids of sizedBatches(page, BATCH_BYTES)) {
-      const { rows } = await sql<any>`
+      const { rows } = await sql<Omit<SourceLine, 'type' | 'file'> & { file: Buffer | null }>`
         select id, kind, title, url, path, status, error, body, messages, corrects_memory_id, tokens,
           ${iso(sql.ref('written_at'))} as written_at, ${iso(sql.ref('created_at'))} as created_at,
           ${iso(sql.ref('learned_at'))} as learned_at, file, project, attempts
         from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = any(${ids}::text[])
         order by (id collate "C")`.execute(db);
       for (const row of rows) {
-        yield { type: 'source' as const, ...row, file: row.file ? (row.file as Buffer).toString('base64') : null } as SourceLine;
+        yield { type: 'source' as const, ...row, file: row.file ? row.file.toString('base64') : null } satisfies SourceLine;
       }
     }
     page = [];
