@@ -2,7 +2,7 @@ import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sent
 import { sql } from 'kysely';
 import { levelOfWeights } from '../text/index-levels.js';
 import type { Db } from './database.js';
-import { countChanged, countKinds, keptCounts } from './memory-counts.js';
+import { countChanged, countKinds, keptCounts, keptTotal } from './memory-counts.js';
 import type { PageStart, Scope } from './scope.js';
 
 /**
@@ -546,11 +546,10 @@ async function currentCount(db: Db, scope: Scope): Promise<number> {
   const key = `${scope.accountId}\u0000${scope.space}`;
   const cached = countCache.get(key);
   if (cached && Date.now() - cached.at < COUNT_TTL_MS) return cached.count;
-  const { rows } = await sql<{ count: number }>`
-    select count(*)::int as count from memories m where ${inScope(scope)} and m.status = 'current'`.execute(db);
+  const count = await keptTotal(db, scope);
   if (countCache.size > 10_000) countCache.clear();
-  countCache.set(key, { count: rows[0]!.count, at: Date.now() });
-  return rows[0]!.count;
+  countCache.set(key, { count, at: Date.now() });
+  return count;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -75,7 +75,7 @@ export async function storeRawPassages(
     );
   }
   // Raw passages count as current memories of their space (not of their source: store/memory-counts.ts).
-  await addKindCounts(transaction, scope, Array(stored).fill('detail'));
+  await addKindCounts(transaction, scope, Array(stored).fill('raw'));
   return passages.length;
 }
 

@@ -27,7 +27,9 @@ async function mismatches(store: Db) {
   const { rows: kinds } = await sql<{ space: string; kind: string; kept: number; counted: number }>`
     select coalesce(k.space, n.space) as space, coalesce(k.kind, n.kind) as kind, coalesce(k.count, 0) as kept, coalesce(n.count, 0) as counted
     from space_memory_counts k
-    full join (select account_id, space, kind, count(*)::int as count from memories where status = 'current' group by 1, 2, 3) n
+    full join (
+      select account_id, space, case when raw then 'raw' else kind end as kind, count(*)::int as count
+      from memories where status = 'current' group by 1, 2, 3) n
       on n.account_id = k.account_id and n.space = k.space and n.kind = k.kind`.execute(store);
   return [...sources.filter((row) => row.kept !== row.counted), ...kinds.filter((row) => row.kept !== row.counted)];
 }
@@ -129,6 +131,17 @@ describe('kept memory counts', () => {
     expect(waiting.memories).toBe(0);
     expect(await mismatches(db)).toEqual([]);
     expect((await listedCounts()).detail).toBeGreaterThan(0);
+    // The spaces listing counts memories without raw passages; the memories listing with them.
+    const { rows: current } = await sql<{ learned: number; raw: number }>`
+      select count(*) filter (where not raw)::int as learned, count(*) filter (where raw)::int as raw
+      from memories where space = ${space} and status = 'current'`.execute(db);
+    expect(current[0]!.raw).toBeGreaterThan(0);
+    const spaces = (await callWith('GET', '/v1/spaces?limit=100', { base: own.server.url, key: own.key })).body.spaces as {
+      name: string;
+      memories: number;
+    }[];
+    expect(spaces.find((row) => row.name === space)!.memories).toBe(current[0]!.learned);
+    expect((await listedCounts()).all).toBe(current[0]!.learned + current[0]!.raw);
     await releaseWaiting(db, accountId, 3);
     await learned(waiting.id);
     expect(await mismatches(db)).toEqual([]);

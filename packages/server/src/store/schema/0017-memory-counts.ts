@@ -4,8 +4,9 @@ import type { Migration } from './migration.js';
 /**
  * Counts kept as memories change instead of counted on every listing: how many current
  * memories (not raw passages) each source taught, shown by the sources listing, and how many
- * current memories of each kind a space holds, shown by the memories listing. Counting them
- * per request read every link of a page's sources, or every memory of a space.
+ * current memories of each kind a space holds (raw passages under 'raw'), shown by the memories
+ * and spaces listings and weighed by search. Counting them per request read every link of a
+ * page's sources, or every memory of a space.
  *
  * The repositories keep them in the statements that add or remove links and change a memory's
  * status (store/memory-counts.ts), not triggers: they hold on a sharded store too, where the
@@ -42,8 +43,8 @@ export const memoryCounts: Migration = {
       group by ms.account_id, ms.source_id`.execute(db);
     await sql`
       insert into space_memory_counts (account_id, space, kind, count)
-      select m.account_id, m.space, m.kind, count(*)::int from memories m
+      select m.account_id, m.space, case when m.raw then 'raw' else m.kind end, count(*)::int from memories m
       where m.status = 'current'
-      group by m.account_id, m.space, m.kind`.execute(db);
+      group by 1, 2, 3`.execute(db);
   },
 };
