@@ -20,12 +20,17 @@
  *   - saves: sequential p50/p95/p99, and saves/s from 32 callers;
  *   - 32 concurrent callers searching and saving while learning runs;
  *   - listing pages (sources, memories) at the first and the deepest cursor;
- *   - the process's RSS and the store's size.
+ *   - the server's own RSS: at each size the in-process server stops and `engram serve` (the
+ *     built CLI) is started alone on the same store, its RSS read from /proc when idle, after 32
+ *     callers searched and saved, and at its peak; then the in-process server starts again;
+ *   - the bench process's RSS (the server measured in it included) and the store's size.
  * The figures go into docs/benchmarks.md ("Scale").
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -120,6 +125,8 @@ interface Engram {
   kind: 'pglite' | 'postgres';
   server: RunningServer;
   db: Db;
+  /** The server's environment (its store), to start it again or alone. */
+  env: Record<string, string>;
   dataDir?: string;
   database?: string;
 }
@@ -151,7 +158,58 @@ async function startEngram(kind: 'pglite' | 'postgres'): Promise<Engram> {
     env.DATABASE_URL = url.toString();
   }
   const server = await startServer(loadConfig(env), { announceKey: () => {} });
-  return { kind, server, db: server.store.db, dataDir, database };
+  return { kind, server, db: server.store.db, env, dataDir, database };
+}
+
+/** A process's resident memory now and at its peak (Linux /proc), in MB; NaN elsewhere. */
+async function rssOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1_024;
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+/**
+ * The server's own RSS, apart from this process: the in-process server stops, `engram serve`
+ * starts alone on the same store (its learner threads included), and its RSS is read idle, after
+ * 32 callers searched `space` and saved into other spaces, and at its peak. The in-process server
+ * then starts again on the store.
+ */
+async function serverAlone(engram: Engram, space: string): Promise<{ idleMb: number; loadedMb: number; peakMb: number }> {
+  await engram.server.close();
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url)), 'serve'], {
+    env: { ...process.env, ...engram.env, ENGRAM_PORT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = /listening on (\S+)/.exec(seen);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`engram serve exited (${code}): ${seen.slice(-500)}`)));
+    });
+    const alone = { ...engram, server: { url } as RunningServer };
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const idle = await rssOf(child.pid!);
+    await Promise.all(
+      Array.from({ length: 32 }, async (_, caller) => {
+        for (let index = 0; index < 10; index++) {
+          if (index % 2) await call(alone, 'POST', '/v1/search', space, { q: questions()[index % 4] });
+          else await call(alone, 'POST', '/v1/memories', `${space}-alone-${caller % 8}`, { text: note(caller * 50 + index) });
+        }
+      }),
+    );
+    const loaded = await rssOf(child.pid!);
+    return { idleMb: idle.rss, loadedMb: loaded.rss, peakMb: loaded.peak };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    engram.server = await startServer(loadConfig(engram.env), { announceKey: () => {} });
+    engram.db = engram.server.store.db;
+  }
 }
 
 async function stopEngram(engram: Engram): Promise<void> {
@@ -240,7 +298,10 @@ interface SizeFigures {
   learning: { notesPerSecond: number; memoriesPerSecond: number };
   listing: { sourcesFirst: number; sourcesDeep: number; memoriesFirst: number; memoriesDeep: number };
   storeMb: number;
+  /** The bench process (the in-process server included). */
   rssMb: number;
+  /** `engram serve` alone on the same store. */
+  server: { idleMb: number; loadedMb: number; peakMb: number };
 }
 
 async function recallFigures(engram: Engram, space: string) {
@@ -394,6 +455,7 @@ for (const kind of STORES) {
       process.stderr.write(`[${kind}] ${size}: search ${fmt(recall.search)}; learning…\n`);
       const learning = await learningFigures(engram, 'scale');
       const listing = await listingFigures(engram, 'scale');
+      const server = await serverAlone(engram, 'scale');
       figures.push({
         size,
         ...recall,
@@ -402,6 +464,7 @@ for (const kind of STORES) {
         listing,
         storeMb: await storeMb(engram),
         rssMb: process.memoryUsage().rss / 1_048_576,
+        server,
       });
       filled = await currentMemories(engram, 'scale');
       // Each size's figures as soon as they are measured, in case a long run is cut short.
@@ -447,9 +510,9 @@ for (const [index, size] of SIZES.entries()) {
   console.log(`| ${size.toLocaleString('en')} | ${cells.join(' | ')} |`);
 }
 console.log(
-  `\n## Growth\n\n| memories | ${STORES.flatMap((kind) => [`notes/s ${kind}`, `memories/s ${kind}`, `store MB ${kind}`, `RSS MB ${kind}`, `listing first/deepest ${kind}`]).join(' | ')} |`,
+  `\n## Growth\n\n| memories | ${STORES.flatMap((kind) => [`notes/s ${kind}`, `memories/s ${kind}`, `store MB ${kind}`, `server RSS MB idle/loaded/peak ${kind}`, `bench RSS MB ${kind}`, `listing first/deepest ${kind}`]).join(' | ')} |`,
 );
-console.log(`|---|${STORES.flatMap(() => ['---', '---', '---', '---', '---']).join('|')}|`);
+console.log(`|---|${STORES.flatMap(() => ['---', '---', '---', '---', '---', '---']).join('|')}|`);
 for (const [index, size] of SIZES.entries()) {
   const cells = STORES.flatMap((kind) => {
     const row = results[kind]!.sizes[index]!;
@@ -457,6 +520,7 @@ for (const [index, size] of SIZES.entries()) {
       round(row.learning.notesPerSecond),
       round(row.learning.memoriesPerSecond),
       round(row.storeMb),
+      `${round(row.server.idleMb)}/${round(row.server.loadedMb)}/${round(row.server.peakMb)}`,
       round(row.rssMb),
       `sources ${round(row.listing.sourcesFirst)}/${round(row.listing.sourcesDeep)}, memories ${round(row.listing.memoriesFirst)}/${round(row.listing.memoriesDeep)}`,
     ];
@@ -469,7 +533,7 @@ for (const kind of STORES) {
   console.log(
     `- ${kind}: save p50/p95/p99 ${fmt(extra.saves.sequential)} ms, ${round(extra.saves.perSecond)} saves/s from 32 callers; ` +
       `32 callers while learning: search ${fmt(extra.underLoad.recall)}, save ${fmt(extra.underLoad.saves)} ms` +
-      `${extra.manySpaces ? `; 1,000 spaces of 100: search ${fmt(extra.manySpaces)}` : ''}; RSS at the end ${round(extra.rssEndMb)} MB`,
+      `${extra.manySpaces ? `; 1,000 spaces of 100: search ${fmt(extra.manySpaces)}` : ''}; bench process RSS at the end ${round(extra.rssEndMb)} MB`,
   );
 }
 if (values.json) await writeFile(values.json, JSON.stringify(results, null, 2));

@@ -1,3 +1,5 @@
+import type { UsageSnapshot } from '../store/usage-repository.js';
+
 /** Who is calling, as the auth middleware found it. */
 export interface Caller {
   accountId: number;
@@ -6,6 +8,14 @@ export interface Caller {
   limitedTo: string | null;
   /** The key's own requests a minute (limited keys); null means the account default. */
   rpm: number | null;
+}
+
+/** What `authenticate` read with the key: the request's count this minute and the account's usage. */
+export interface Admission {
+  rate: { count: number; left: number } | null;
+  usage: UsageSnapshot | null;
+  /** The clock's time when the key was checked. */
+  at: Date;
 }
 
 /** Hono's environment for Engram's app. */
@@ -17,5 +27,7 @@ export interface AppEnv {
     space: string;
     /** The error type of a failed call, for the request log. */
     errorType: string;
+    /** Set by `authenticate`. */
+    admission: Admission;
   };
 }

@@ -1,10 +1,11 @@
 import type { MiddlewareHandler } from 'hono';
 import type { MeterContext } from '../meter/metering.js';
 import { currentUsage } from '../meter/metering.js';
-import { findKeyByHash, hashKey, TOUCH_EVERY_MS, touchKey } from '../store/account-repository.js';
+import { periodOf, usageRecord } from '../meter/usage.js';
+import { hashKey } from '../store/account-repository.js';
 import type { Db } from '../store/database.js';
 import { newRequestId } from '../store/ids.js';
-import { countRequest } from '../store/usage-repository.js';
+import { admitCall, countRequest } from '../store/usage-repository.js';
 import type { AppEnv } from './context.js';
 import { HttpError } from './errors.js';
 
@@ -18,21 +19,28 @@ export const requestId = ({ header = 'X-Request-ID' } = {}): MiddlewareHandler<A
     c.res.headers.set(header, id);
   };
 
-/** Finds the caller from the bearer key: 401 for no key or a wrong, revoked or expired one. */
+/**
+ * Finds the caller from the bearer key: 401 for no key or a wrong, revoked or expired one. The
+ * same statement (store/usage-repository.ts `admitCall`) records the key's use, counts the
+ * request for `rateLimit` and reads the account's usage for `usageHeaders`: one round trip
+ * before the call's own work instead of four.
+ */
 export const authenticate = ({ db, now = () => new Date() }: { db: Db; now?: () => Date }): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     const authorization = c.req.header('Authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new HttpError('authentication_error', 'Send your key in the Authorization header: Bearer <key>');
-    const key = await findKeyByHash(db, hashKey(match[1]!));
-    if (!key) throw new HttpError('authentication_error', 'The key is not valid');
+    const at = now();
+    const admission = await admitCall(db, hashKey(match[1]!), at, periodOf(at).start);
+    if (!admission) throw new HttpError('authentication_error', 'The key is not valid');
+    const { key } = admission;
     if (key.revokedAt) throw new HttpError('authentication_error', 'The key has been revoked');
-    if (key.expiresAt && key.expiresAt.getTime() <= now().getTime()) {
+    if (key.expiresAt && key.expiresAt.getTime() <= at.getTime()) {
       throw new HttpError('authentication_error', 'The key has expired');
     }
+    if (!admission.usage) throw new HttpError('authentication_error', "The key's account no longer exists");
     c.set('caller', { accountId: key.accountId, keyId: key.id, limitedTo: key.space, rpm: key.rpm });
-    // The store writes it at most twice a minute; a key read as used just now spares the round trip.
-    if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() >= TOUCH_EVERY_MS) await touchKey(db, key.id);
+    c.set('admission', { rate: admission.rate, usage: admission.usage, at });
     await next();
   };
 
@@ -47,7 +55,8 @@ export const rateLimit = ({ db, accountRpm }: { db: Db; accountRpm: number }): M
   async function rateLimit(c, next) {
     const caller = c.get('caller');
     const limit = caller.rpm ?? accountRpm;
-    const { count, left } = await countRequest(db, caller.keyId);
+    // Counted by `authenticate` with the key, else here.
+    const { count, left } = c.get('admission')?.rate ?? (await countRequest(db, caller.keyId));
     const retryAfter = String(Math.max(1, Math.ceil(left)));
     c.header('X-RateLimit-Limit', String(limit));
     c.header('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
@@ -59,12 +68,22 @@ export const rateLimit = ({ db, accountRpm }: { db: Db; accountRpm: number }): M
     await next();
   };
 
-/** The usage figures on every answer, as X-Memory-Usage-* headers (a limited key sees its space's share). */
+/** Calls that change no usage figure: their answer's usage is the one read with the key. */
+const changesNoUsage = (method: string, path: string) => method === 'GET' || method === 'HEAD' || path === '/v1/search';
+
+/**
+ * The usage figures on every answer, as X-Memory-Usage-* headers (a limited key sees its space's
+ * share), as they stand after the call: read with the key for a call that changes none, else again.
+ */
 export const usageHeaders = ({ meter }: { meter: MeterContext }): MiddlewareHandler<AppEnv> =>
   async function usageHeaders(c, next) {
     await next();
     const caller = c.get('caller');
-    const usage = await currentUsage(meter, caller.accountId, caller.limitedTo);
+    const admitted = c.get('admission');
+    const usage =
+      admitted?.usage && changesNoUsage(c.req.method, c.req.path)
+        ? usageRecord(meter.config, admitted.usage.account, admitted.usage.figures, admitted.at, admitted.usage.shown)
+        : await currentUsage(meter, caller.accountId, caller.limitedTo);
     const headers: [string, string | number][] = [
       ['Plan', usage.plan],
       ['State', usage.state],

@@ -2,6 +2,7 @@ import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sent
 import { sql } from 'kysely';
 import { levelOfWeights } from '../text/index-levels.js';
 import type { Db } from './database.js';
+import { countChanged, countKinds, keptCounts, keptTotal } from './memory-counts.js';
 import type { PageStart, Scope } from './scope.js';
 
 /**
@@ -97,17 +98,9 @@ export function toMemoryRecord(row: MemoryRow, score?: number): Memory {
   return memory;
 }
 
-/** Current memories of the scope by kind. */
+/** Current memories of the scope by kind: kept as they change (store/memory-counts.ts), read in one small statement. */
 export async function countMemories(db: Db, scope: Scope): Promise<Counts> {
-  const { rows } = await sql<{ kind: MemoryKind; count: number }>`
-    select m.kind, count(*)::int as count from memories m
-    where ${inScope(scope)} and m.status = 'current' group by m.kind`.execute(db);
-  const counts: Counts = { all: 0, people: 0, plan: 0, pref: 0, detail: 0 };
-  for (const row of rows) {
-    counts[row.kind] = row.count;
-    counts.all += row.count;
-  }
-  return counts;
+  return keptCounts(db, scope);
 }
 
 /**
@@ -184,8 +177,16 @@ export async function memoryHistory(db: Db, scope: Scope, memoryId: number): Pro
 
 /** Forgets a memory for good. False when the scope has no such memory. */
 export async function deleteMemory(db: Db, scope: Scope, id: number): Promise<boolean> {
-  const { rows } = await sql`delete from memories m where ${inScope(scope)} and m.id = ${id} returning m.id`.execute(db);
-  return rows.length > 0;
+  return db.transaction().execute(async (transaction) => {
+    // Locked first, so that the delete's statement reads every link a learning batch added meanwhile.
+    const { rows: found } = await sql`select 1 from memories m where ${inScope(scope)} and m.id = ${id} for update`.execute(transaction);
+    if (!found.length) return false;
+    const { rows } = await sql`
+      with changed as (delete from memories m where ${inScope(scope)} and m.id = ${id} returning m.id, m.kind, m.status, m.raw),
+      ${countChanged(scope, -1)}
+      select id from changed`.execute(transaction);
+    return rows.length > 0;
+  });
 }
 
 /** Marks a current memory wrong within the caller's transaction; returns its previous status or null when absent. */
@@ -200,7 +201,12 @@ export async function markWrong(
     select m.status from memories m where ${inScope(scope)} and m.id = ${id} for update`.execute(transaction);
   const previous = rows[0]?.status ?? null;
   if (previous === null || previous === 'wrong') return previous;
-  await sql`update memories m set status = 'wrong', updated_at = now() where ${inScope(scope)} and m.id = ${id}`.execute(transaction);
+  await sql`
+    with changed as (
+      update memories m set status = 'wrong', updated_at = now() where ${inScope(scope)} and m.id = ${id}
+      returning m.id, m.kind, ${previous}::text as status, m.raw),
+    ${countChanged(scope, -1)}
+    select 1`.execute(transaction);
   await sql`
     insert into memory_events (account_id, memory_id, event, source_id, text)
     values (${scope.accountId}, ${id}, 'corrected', ${correctionSourceId}, ${correction})`.execute(transaction);
@@ -330,13 +336,27 @@ export async function storeFacts(
       sentence_end: fact.sentence.end,
     }));
   if (!links.length) return { created, linked, replaced };
-  // A memory already linked to this source (learning it twice) is left as it is.
+  // A memory already linked to this source (learning it twice) is left as it is. The same
+  // statement counts the new links to current memories, and the new memories by kind.
   const { rows: newLinks } = await sql<{ memory_id: number }>`
-    insert into memory_sources (account_id, memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
-    select ${scope.accountId}, l.memory_id, ${sourceId}, l.sentence_text, l.message_index, l.sentence_start, l.sentence_end
-    from json_to_recordset(${JSON.stringify(links)}::json) as l(memory_id integer, sentence_text text, message_index integer,
-      sentence_start integer, sentence_end integer)
-    on conflict do nothing returning memory_id`.execute(transaction);
+    with added as (
+      insert into memory_sources (account_id, memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
+      select ${scope.accountId}, l.memory_id, ${sourceId}, l.sentence_text, l.message_index, l.sentence_start, l.sentence_end
+      from json_to_recordset(${JSON.stringify(links)}::json) as l(memory_id integer, sentence_text text, message_index integer,
+        sentence_start integer, sentence_end integer)
+      on conflict do nothing returning memory_id),
+    source_counts as (
+      insert into source_memory_counts (account_id, source_id, count)
+      select ${scope.accountId}, ${sourceId}, count(*)::int from added a
+        join memories m on m.account_id = ${scope.accountId} and m.id = a.memory_id
+      where m.status = 'current' and not m.raw
+      having count(*) > 0
+      on conflict (account_id, source_id) do update set count = source_memory_counts.count + excluded.count),
+    ${countKinds(
+      scope,
+      [...fresh.values()].map((fact) => fact.kind),
+    )}
+    select memory_id from added`.execute(transaction);
   const newlyLinked = new Set(newLinks.map((row) => row.memory_id));
   const freshIds = new Set([...fresh.keys()].map((fingerprint) => ids.get(fingerprint)!));
   for (const id of new Set(links.map((link) => link.memory_id))) {
@@ -355,10 +375,13 @@ export async function storeFacts(
     const memoryId = ids.get(fact.fingerprint)!;
     const later = order.slice(index + 1).map((next) => ids.get(next.fingerprint)!);
     const { rows: older } = await sql<{ id: number }>`
-      update memories m set status = 'replaced', updated_at = now()
-      where ${inScope(scope)} and m.status = 'current' and m.slot = ${fact.slot!} and m.id <> ${memoryId}
-        and m.id <> all(${later}::int[]) and m.date <= ${fact.date}::date
-      returning m.id`.execute(transaction);
+      with changed as (
+        update memories m set status = 'replaced', updated_at = now()
+        where ${inScope(scope)} and m.status = 'current' and m.slot = ${fact.slot!} and m.id <> ${memoryId}
+          and m.id <> all(${later}::int[]) and m.date <= ${fact.date}::date
+        returning m.id, m.kind, 'current'::text as status, m.raw),
+      ${countChanged(scope, -1)}
+      select id from changed`.execute(transaction);
     for (const { id } of older) {
       await sql`
         insert into memory_events (account_id, memory_id, event, other_memory_id, source_id)
@@ -528,11 +551,10 @@ async function currentCount(db: Db, scope: Scope): Promise<number> {
   const key = `${scope.accountId}\u0000${scope.space}`;
   const cached = countCache.get(key);
   if (cached && Date.now() - cached.at < COUNT_TTL_MS) return cached.count;
-  const { rows } = await sql<{ count: number }>`
-    select count(*)::int as count from memories m where ${inScope(scope)} and m.status = 'current'`.execute(db);
+  const count = await keptTotal(db, scope);
   if (countCache.size > 10_000) countCache.clear();
-  countCache.set(key, { count: rows[0]!.count, at: Date.now() });
-  return rows[0]!.count;
+  countCache.set(key, { count, at: Date.now() });
+  return count;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

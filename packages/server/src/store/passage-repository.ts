@@ -3,6 +3,7 @@ import type { MessageInput } from '../text/messages.js';
 import { readMessages } from '../text/messages.js';
 import { splitSentences } from '../text/segment.js';
 import type { Db } from './database.js';
+import { addKindCounts, countChanged } from './memory-counts.js';
 import type { Scope } from './scope.js';
 
 /** A sentence of a source as it was written, before learning. */
@@ -54,6 +55,7 @@ export async function storeRawPassages(
   writtenAt: Date,
 ): Promise<number> {
   const passages = passagesOf(source, writtenAt);
+  let stored = 0;
   for (const [index, passage] of passages.entries()) {
     const text = passage.text.slice(0, 2_000);
     const { rows } = await sql<{ id: number }>`
@@ -64,6 +66,7 @@ export async function storeRawPassages(
         setweight(to_tsvector('english', ${text}), 'A') || setweight(to_tsvector('simple', ${passage.about.join(' ')}), 'B'))
       on conflict do nothing returning id`.execute(transaction);
     if (!rows[0]) continue;
+    stored += 1;
     // Linked like any memory, so deleting the source deletes its passages too.
     await sql`
       insert into memory_sources (account_id, memory_id, source_id, sentence_text, message_index, sentence_start, sentence_end)
@@ -71,13 +74,18 @@ export async function storeRawPassages(
       transaction,
     );
   }
+  // Raw passages count as current memories of their space (not of their source: store/memory-counts.ts).
+  await addKindCounts(transaction, scope, Array(stored).fill('raw'));
   return passages.length;
 }
 
 /** Removes a source's raw passages (it is being learned). */
 export async function deleteRawPassages(transaction: Db, scope: Scope, sourceId: string): Promise<void> {
   await sql`
-    delete from memories where account_id = ${scope.accountId} and space = ${scope.space} and source_id = ${sourceId} and raw`.execute(
-    transaction,
-  );
+    with changed as (
+      delete from memories m
+      where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.source_id = ${sourceId} and m.raw
+      returning m.id, m.kind, m.status, m.raw),
+    ${countChanged(scope, -1)}
+    select 1`.execute(transaction);
 }

@@ -104,28 +104,47 @@ export async function insertSource(transaction: Db, scope: Scope, source: NewSou
   }
 }
 
+/**
+ * A source's columns with the count of its current memories, kept as they change
+ * (store/memory-counts.ts), from `sourcesWithCounts`. When a failed attempt runs again is read
+ * apart (`withRetryAt`): the queue may be a table of its own (docs/citus.sql), which a
+ * correlated subquery from the sources could not reach.
+ */
 const sourceColumns = sql`
   s.id, s.account_id, s.space, s.kind, s.title, s.url, s.path, s.status, s.error, s.corrects_memory_id,
-  s.tokens, s.written_at, s.created_at, s.learned_at, s.project, s.attempts,
-  (select j.run_at from jobs j where j.source_id = s.id and j.account_id = s.account_id
-    and j.locked_at is null and j.attempts > 0 and j.run_at > now()) as retry_at,
-  (select count(*)::int from memory_sources ms join memories m on m.account_id = ms.account_id and m.id = ms.memory_id
-    where ms.account_id = s.account_id and ms.source_id = s.id and m.status = 'current' and not m.raw) as memories`;
+  s.tokens, s.written_at, s.created_at, s.learned_at, s.project, s.attempts, coalesce(c.count, 0) as memories`;
+
+const sourcesWithCounts = sql`
+  sources s left join source_memory_counts c on c.account_id = s.account_id and c.source_id = s.id`;
+
+/** Gives each queued source when its next attempt is due, while it waits after a failed one (one read of the queue). */
+async function withRetryAt<T extends Omit<SourceRow, 'retry_at'>>(db: Db, accountId: number, rows: T[]): Promise<(T & SourceRow)[]> {
+  const queued = rows.filter((row) => row.status === 'queued').map((row) => row.id);
+  const due = new Map<string, Date>();
+  if (queued.length) {
+    const { rows: jobs } = await sql<{ source_id: string; run_at: Date }>`
+      select j.source_id, j.run_at from jobs j
+      where j.account_id = ${accountId} and j.source_id = any(${queued}::text[])
+        and j.locked_at is null and j.attempts > 0 and j.run_at > now()`.execute(db);
+    for (const job of jobs) due.set(job.source_id, job.run_at);
+  }
+  return rows.map((row) => ({ ...row, retry_at: due.get(row.id) ?? null }));
+}
 
 /** One source of the scope, without its body. */
 export async function findSource(db: Db, scope: Scope, id: string): Promise<SourceRow | null> {
-  const { rows } = await sql<SourceRow>`
-    select ${sourceColumns} from sources s
+  const { rows } = await sql<Omit<SourceRow, 'retry_at'>>`
+    select ${sourceColumns} from ${sourcesWithCounts}
     where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.id = ${id}`.execute(db);
-  return rows[0] ?? null;
+  return (await withRetryAt(db, scope.accountId, rows))[0] ?? null;
 }
 
 /** One source with its body and messages, for learning. */
 export async function loadSourceContent(db: Db, scope: Scope, id: string): Promise<SourceRow | null> {
-  const { rows } = await sql<SourceRow>`
-    select ${sourceColumns}, s.body, s.messages from sources s
+  const { rows } = await sql<Omit<SourceRow, 'retry_at'>>`
+    select ${sourceColumns}, s.body, s.messages from ${sourcesWithCounts}
     where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.id = ${id}`.execute(db);
-  return rows[0] ?? null;
+  return rows[0] ? { ...rows[0], retry_at: null } : null;
 }
 
 /**
@@ -151,12 +170,13 @@ export async function listSources(
           union all
           (select s.id from sources s, anchor a where ${inScope} and a.inclusive and s.id = a.id))`
       : sql`with page as (select s.id from sources s where ${inScope} ${order} limit ${limit + 1} offset ${start.offset})`;
-  const { rows } = await sql<SourceRow & { seq: number }>`
+  const { rows } = await sql<Omit<SourceRow, 'retry_at'> & { seq: number }>`
     ${page}
-    select ${sourceColumns}, s.seq from sources s join page on page.id = s.id ${order} limit ${limit + 1}`.execute(db);
+    select ${sourceColumns}, s.seq from ${sourcesWithCounts} join page on page.id = s.id
+    where s.account_id = ${scope.accountId} ${order} limit ${limit + 1}`.execute(db);
   const count = await sql<{ total: number }>`
     select count(*)::int as total from sources where account_id = ${scope.accountId} and space = ${scope.space}`.execute(db);
-  return { rows: rows.slice(0, limit), total: count.rows[0]!.total, more: rows.length > limit };
+  return { rows: await withRetryAt(db, scope.accountId, rows.slice(0, limit)), total: count.rows[0]!.total, more: rows.length > limit };
 }
 
 /**

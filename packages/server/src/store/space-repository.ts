@@ -7,7 +7,8 @@ import type { Scope } from './scope.js';
 export async function listSpaces(db: Db, accountId: number, limit: number, cursor: number): Promise<{ rows: SpaceRow[]; total: number }> {
   const { rows } = await sql<Pick<Row<'spaces'>, 'name' | 'created_at'> & { memories: number; sources: number }>`
     select sp.name, sp.created_at,
-      (select count(*)::int from memories m where m.account_id = sp.account_id and m.space = sp.name and m.status = 'current' and not m.raw) as memories,
+      (select coalesce(sum(k.count), 0)::int from space_memory_counts k
+        where k.account_id = sp.account_id and k.space = sp.name and k.kind <> 'raw') as memories,
       (select count(*)::int from sources s where s.account_id = sp.account_id and s.space = sp.name) as sources
     from spaces sp where sp.account_id = ${accountId} and sp.name <> ''
     order by sp.created_at, sp.name limit ${limit} offset ${cursor}`.execute(db);

@@ -1,6 +1,8 @@
 import type { Plan } from '@engram/protocol';
+import type { RawBuilder } from 'kysely';
 import { sql } from 'kysely';
-import type { Db, Row } from './database.js';
+import type { KeyRecord } from './account-repository.js';
+import type { Db } from './database.js';
 import type { Scope } from './scope.js';
 
 /** An account's plan settings, as stored. */
@@ -69,51 +71,26 @@ export async function addAnswer(db: Db, scope: Scope, periodStart: Date): Promis
 }
 
 /**
- * An account's plan and its usage figures for a period, with one space's share when a space
- * is given, in one round trip (the usage headers of every answer read them).
+ * The usage columns of an account `a` for a period, its totals beside the share of the space
+ * named by `share`: each table is read once.
  */
-export async function usageSnapshot(
-  db: Db,
-  accountId: number,
-  periodStart: Date,
-  space: string | null,
-): Promise<{ account: AccountPlan; figures: UsageFigures; shown: UsageFigures } | null> {
-  // Each table is read once: the account's totals and the space's share side by side.
-  const share = space ?? '';
-  const { rows } = await sql<
-    Pick<Row<'accounts'>, 'id' | 'plan' | 'trial_ends_at' | 'extra_on' | 'extra_cap_usd'> &
-      Record<
-        | 'learned'
-        | 'answers'
-        | 'space_learned'
-        | 'space_answers'
-        | 'model_in'
-        | 'model_out'
-        | 'space_model_in'
-        | 'space_model_out'
-        | 'waiting'
-        | 'space_waiting',
-        number
-      >
-  >`
-    select a.id, a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd, u.*, w.*
-    from accounts a,
-      lateral (select coalesce(sum(learned_tokens), 0)::bigint as learned, coalesce(sum(answers), 0)::bigint as answers,
-          coalesce(sum(learned_tokens) filter (where space = ${share}), 0)::bigint as space_learned,
-          coalesce(sum(answers) filter (where space = ${share}), 0)::bigint as space_answers,
-          coalesce(sum(model_input_tokens), 0)::bigint as model_in, coalesce(sum(model_output_tokens), 0)::bigint as model_out,
-          coalesce(sum(model_input_tokens) filter (where space = ${share}), 0)::bigint as space_model_in,
-          coalesce(sum(model_output_tokens) filter (where space = ${share}), 0)::bigint as space_model_out
-        from usage_counters where account_id = a.id and period_start = ${periodStart}) u,
-      lateral (select coalesce(sum(greatest(tokens, 100)), 0)::bigint as waiting,
-          coalesce(sum(greatest(tokens, 100)) filter (where space = ${share}), 0)::bigint as space_waiting
-        from sources where account_id = a.id and status = 'waiting') w
-    where a.id = ${accountId}`.execute(db);
-  const row = rows[0];
-  if (!row) return null;
-  const account: AccountPlan = {
-    id: row.id,
-    plan: row.plan as Plan,
+const usageLaterals = (periodStart: Date, share: RawBuilder<unknown>) => sql`
+  lateral (select coalesce(sum(learned_tokens), 0)::bigint as learned, coalesce(sum(answers), 0)::bigint as answers,
+      coalesce(sum(learned_tokens) filter (where space = ${share}), 0)::bigint as space_learned,
+      coalesce(sum(answers) filter (where space = ${share}), 0)::bigint as space_answers,
+      coalesce(sum(model_input_tokens), 0)::bigint as model_in, coalesce(sum(model_output_tokens), 0)::bigint as model_out,
+      coalesce(sum(model_input_tokens) filter (where space = ${share}), 0)::bigint as space_model_in,
+      coalesce(sum(model_output_tokens) filter (where space = ${share}), 0)::bigint as space_model_out
+    from usage_counters where account_id = a.id and period_start = ${periodStart}) u,
+  lateral (select coalesce(sum(greatest(tokens, 100)), 0)::bigint as waiting,
+      coalesce(sum(greatest(tokens, 100)) filter (where space = ${share}), 0)::bigint as space_waiting
+    from sources where account_id = a.id and status = 'waiting') w`;
+
+/** An account's plan and usage from a row of `usageLaterals` beside the account's columns. */
+function snapshotOf(row: any, space: string | null): UsageSnapshot {
+  const account = {
+    id: row.account_id,
+    plan: row.plan,
     trialEndsAt: row.trial_ends_at,
     extraOn: row.extra_on,
     extraCapUsd: Number(row.extra_cap_usd),
@@ -136,6 +113,73 @@ export async function usageSnapshot(
           modelOutputTokens: Number(row.space_model_out),
         };
   return { account, figures, shown };
+}
+
+/** An account's plan with its usage figures for a period, and the share of one space (or the whole account's). */
+export interface UsageSnapshot {
+  account: AccountPlan;
+  figures: UsageFigures;
+  shown: UsageFigures;
+}
+
+/**
+ * An account's plan and its usage figures for a period, with one space's share when a space
+ * is given, in one round trip (the usage headers of every answer read them).
+ */
+export async function usageSnapshot(db: Db, accountId: number, periodStart: Date, space: string | null): Promise<UsageSnapshot | null> {
+  const { rows } = await sql<any>`
+    select a.id as account_id, a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd, u.*, w.*
+    from accounts a, ${usageLaterals(periodStart, sql`${space ?? ''}`)}
+    where a.id = ${accountId}`.execute(db);
+  return rows[0] ? snapshotOf(rows[0], space) : null;
+}
+
+/** What one statement finds about a call's key: the key, its request counted, the account's usage. */
+export interface Admission {
+  key: KeyRecord;
+  /** The key's requests so far this minute and the seconds until it turns; null for a key refused (revoked or expired). */
+  rate: { count: number; left: number } | null;
+  /** The account's plan and usage, with the key's space's share for a limited key; null for a key refused. */
+  usage: UsageSnapshot | null;
+}
+
+/**
+ * Everything a keyed call needs before its work, in one round trip: the key by its hash; when it
+ * is neither revoked nor expired at `now`, its last use recorded (at most twice a minute), the
+ * request counted in the key's current minute (in the database, so the limit holds across API
+ * processes) and the account's usage for the period starting `periodStart`. Null for no such key.
+ */
+export async function admitCall(db: Db, hash: string, now: Date, periodStart: Date): Promise<Admission | null> {
+  const { rows } = await sql<any>`
+    with k as (
+      select id, account_id, space, rpm, expires_at, revoked_at, last_used_at from api_keys where hash = ${hash}),
+    valid as (
+      select id, account_id, space from k where revoked_at is null and (expires_at is null or expires_at > ${now}::timestamptz)),
+    touched as (
+      update api_keys t set last_used_at = now() from valid v
+      where t.id = v.id and (t.last_used_at is null or t.last_used_at < now() - interval '30 seconds') returning t.id),
+    counted as (
+      insert into rate_counters (key_id, window_start, count) select id, date_trunc('minute', now()), 1 from valid
+      on conflict (key_id, window_start) do update set count = rate_counters.count + 1
+      returning count, extract(epoch from date_trunc('minute', now()) + interval '1 minute' - now())::float8 as left)
+    select k.id, k.account_id, k.space, k.rpm, k.expires_at, k.revoked_at, k.last_used_at, c.count, c.left,
+      a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd, u.*, w.*
+    from k left join counted c on true
+      left join accounts a on a.id = k.account_id and c.count is not null
+      cross join ${usageLaterals(periodStart, sql`coalesce(k.space, '')`)}`.execute(db);
+  const row = rows[0];
+  if (!row) return null;
+  const key: KeyRecord = {
+    id: row.id,
+    accountId: row.account_id,
+    space: row.space,
+    rpm: row.rpm,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+  if (row.count === null) return { key, rate: null, usage: null };
+  return { key, rate: { count: row.count, left: row.left }, usage: row.plan === null ? null : snapshotOf(row, row.space) };
 }
 
 /** Accounts holding sources that wait for the plan to allow learning. */

@@ -7,7 +7,7 @@ import type { Store } from '../../src/store/database.js';
 import { writeFile } from '../../src/store/file-repository.js';
 import { claimJob, releaseAllClaims, renewLeases } from '../../src/store/queue-repository.js';
 import type { Scope } from '../../src/store/scope.js';
-import { addSource, findSource, toSourceRecord } from '../../src/store/source-repository.js';
+import { addSource, findSource, listSources, toSourceRecord } from '../../src/store/source-repository.js';
 import { openOwnStore } from '../setup/own-server.js';
 
 // The queue is exercised on the store of the project running it: PGlite, or a fresh PostgreSQL database.
@@ -65,6 +65,9 @@ describe('the learning queue', () => {
     expect(new Date(job.run_at).getTime()).toBeGreaterThan(Date.now());
     const waiting = toSourceRecord((await findSource(store.db, scope, source.id))!);
     expect(waiting).toMatchObject({ status: 'queued', attempts: 1, retry_at: new Date(job.run_at).toISOString() });
+    // The listing reads it from the queue too, by the page's ids.
+    const listed = (await listSources(store.db, scope, 100, { offset: 0 })).rows.find((row) => row.id === source.id)!;
+    expect(toSourceRecord(listed).retry_at).toBe(new Date(job.run_at).toISOString());
 
     await sql`update jobs set run_at = now() where source_id = ${source.id}`.execute(store.db);
     await failing.drain();

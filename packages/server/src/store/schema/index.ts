@@ -14,6 +14,7 @@ import { modelUsage } from './0013-model-usage.js';
 import { requestLog } from './0014-request-log.js';
 import { accountKeys } from './0015-account-keys.js';
 import { memoryChanges } from './0016-memory-changes.js';
+import { memoryCounts } from './0017-memory-counts.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -37,4 +38,5 @@ export const migrations: Migration[] = [
   requestLog,
   accountKeys,
   memoryChanges,
+  memoryCounts,
 ];

@@ -227,6 +227,17 @@ const described: DescribedDatabase = {
     finished_at: 'timestamptz null',
     error: 'text null',
   },
+  source_memory_counts: {
+    account_id: 'int4',
+    source_id: 'text',
+    count: 'int4 default',
+  },
+  space_memory_counts: {
+    account_id: 'int4',
+    space: 'text',
+    kind: 'text',
+    count: 'int4 default',
+  },
   rate_counters: {
     key_id: 'int4',
     window_start: 'timestamptz',

@@ -62,7 +62,9 @@ export interface Database {
   rate_counters: RateCountersTable;
   request_log: RequestLogTable;
   restored_ids: RestoredIdsTable;
+  source_memory_counts: SourceMemoryCountsTable;
   sources: SourcesTable;
+  space_memory_counts: SpaceMemoryCountsTable;
   spaces: SpacesTable;
   state_items: StateItemsTable;
   usage_counters: UsageCountersTable;
@@ -248,6 +250,21 @@ export interface MemoryChangesTable {
   version: Int8;
   memory_id: number;
   at: Generated<Timestamp>;
+}
+
+/** How many current memories (raw passages aside) each source taught, kept as they change (migration 17). */
+export interface SourceMemoryCountsTable {
+  account_id: number;
+  source_id: string;
+  count: Generated<number>;
+}
+
+/** How many current memories of each kind a space holds (raw passages as 'raw'), kept as they change (migration 17). */
+export interface SpaceMemoryCountsTable {
+  account_id: number;
+  space: string;
+  kind: string;
+  count: Generated<number>;
 }
 
 /** A memory's history: learned, replaced, corrected, forgotten. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db, Row } from '../../store/database.js';
+import { countMemoriesOf } from '../../store/memory-counts.js';
 import type { Scope } from '../../store/scope.js';
 import { iso } from '../format.js';
 import type { RecordKind } from '../record-kind.js';
@@ -174,6 +175,8 @@ export const memories: RecordKind<MemoryLine> = {
         where exists (select 1 from sources s where s.id = l.source_id and s.account_id = ${scope.accountId} and s.space = ${scope.space})
         on conflict do nothing`.execute(transaction);
     }
+    // Counted with its links, as learning counts a memory it stores (store/memory-counts.ts).
+    await countMemoriesOf(transaction, scope, [id], 1);
     const events = [];
     for (const [position, event] of line.history.entries()) {
       events.push({
