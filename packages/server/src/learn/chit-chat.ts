@@ -8,7 +8,7 @@ const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
   'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
   'totally|absolutely|definitely|indeed|right|great|cool|awesome|nice|amazing|wonderful|thanks|thx|congrats|congratulations|gosh|man|dude|' +
-  'honestly|anyway|anyways|btw|exactly|true|haha|hehe|yay|woo+|sweet|perfect|agreed|same)';
+  'honestly|anyway|anyways|btw|exactly|true|hehe|yay|woo+|sweet|perfect|agreed|same)';
 const leadingInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*(?:[,!.…:;]+|\\s[-–—])\\s*`, 'iu');
 const onlyInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*[,!.…?]*$`, 'iu');
 /** A reaction opening a clause about someone ("So cool you found…", "Great that I…"). */
@@ -36,22 +36,21 @@ const reactionNouns =
   '(?:idea|news|plan|thing|one|stuff|story|stories|moment|experience|time|memory|memories|photo|pic|picture|shot|view|achievement|' +
   'accomplishment|goal|way|place|spot|find|choice|approach|job|work|progress|step|attitude|mindset|outlook|message|thought|quote|sight|' +
   'combo|combination|pup|dog|cat|family|painting|art|day|trip|event|gesture|reminder|feeling|project|opportunity|cause|initiative)';
+/** Reactions; among the words of degree before the adjective, `\w+ly` reads "really", "totally" and "truly". */
 const reactionPatterns: RegExp[] = [
   new RegExp(
     `^(?:wow,? |oh,? )?(?:that|this|it|which|that all|all that|these|those|they|you|you two|(?:that|this|these|those|your)(?: [\\w-]+){1,3})(?:'s| is| was| are| were| sounds| sound| look| looks| seems| seem| must be| must have been| must've been| would be| feels| feel| look like| looks like| sounds like| seems like)` +
-      `(?: \\w+ly| so| such| very| pretty| super| just| totally| quite| a| an| really| truly| too| beyond| like| soo+| the| most| not| always)* ${adjectives}` +
+      `(?: \\w+ly| so| such| very| pretty| super| just| quite| a| an| too| beyond| like| soo+| the| most| not| always)* ${adjectives}` +
       `(?: ${reactionNouns})?(?: to (?:hear|see|know|me))?(?:,? (?:for you|for them|of you|man|dude|indeed|though|too))?$`,
   ),
   new RegExp(
-    `^(?:sounds|looks|seems|feels)(?: like)?(?: \\w+ly| so| really| super| a| an| such| just| totally| pretty| very| soo+)* ${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see|me))?$`,
+    `^(?:sounds|looks|seems|feels)(?: like)?(?: \\w+ly| so| super| a| an| such| just| pretty| very| soo+)* ${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see|me))?$`,
   ),
   new RegExp(
-    `^(?:so|how|what an?|such an?|really|very|super|soo+)(?: \\w+ly| so| really| very| super| an| a)* ${adjectives}(?: ${reactionNouns})?(?:,? (?:indeed|too))?$`,
+    `^(?:so|how|what an?|such an?|really|very|super|soo+)(?: \\w+ly| so| very| super| an| a)* ${adjectives}(?: ${reactionNouns})?(?:,? (?:indeed|too))?$`,
   ),
   new RegExp(`^(?:what an?|such an?|an?) (?:\\w+ )?${reactionNouns}$`),
-  new RegExp(
-    `^(?:\\w+ly |so |really |very |super |just |totally |pretty |quite )*${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`,
-  ),
+  new RegExp(`^(?:\\w+ly |so |very |super |just |pretty |quite )*${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`),
 ];
 /** Fixed phrases of conversation: greeting, leave-taking, thanks, agreement, encouragement. */
 const pleasantries = new RegExp(
@@ -59,17 +58,17 @@ const pleasantries = new RegExp(
     [
       "(?:it'?s |it is |so |really |very )*(?:good|great|nice|lovely|awesome|so good|wonderful|cool|fun) (?:to |that i (?:got|get) to )?(?:see|hear from|hear|talk to|chat with|catch up with|catch up|meet|reconnect with|connect with) (?:you|ya)\\b.*",
       '(?:talk|see|catch|speak|chat)(?: to| with)? (?:you|ya|u)\\b.*',
-      '(?:take care|bye|goodbye|good ?night|good morning|good evening|good afternoon|cheers|later|ttyl|catch you later|until next time)\\b.*',
+      '(?:take care|bye|goodbye|good ?night|good morning|good evening|good afternoon|cheers|later|ttyl|until next time)\\b.*',
       '(?:have|enjoy) (?:a|an|the|your) (?:\\w+ )?(?:day|night|weekend|one|time|evening|trip|rest of (?:the|your) \\w+)\\b.*',
       '(?:thanks|thank you|thank u|thx|ty|many thanks|much appreciated|appreciate (?:it|that|you|the|your))(?! to)\\b.*',
       "(?:no problem|no worries|of course|anytime|you'?re welcome|my pleasure|sure thing|good luck|best of luck|congrats|congratulations|well done|good job|great job|nice job|nice work|great work)\\b.*",
       "(?:keep it up|keep up the (?:\\w+ )?work|keep (?:on )?(?:going|shining|rocking|pushing)|you got this|you've got this|you can do (?:it|this)|go for it|don't give up|hang in there)\\b.*",
-      '(?:me too|me neither|same here|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i see|i understand|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
-      "(?:i )?hope (?:you|you're|you've|you are|all|everything|it|that|things|your)\\b.*",
-      '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|hope you (?:have|enjoy|had|like|liked|feel|are|get|find)|hope (?:it|that|things|all) |that makes sense|makes sense|tell me more)\\b.*',
+      '(?:me too|me neither|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i see|i understand|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
+      '(?:i )?hope (?:you|all|everything|it|that|things|your)\\b.*',
+      '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|that makes sense|makes sense|tell me more)\\b.*',
       "(?:let me know|take a look|check (?:it|this|that) out|look at this|guess what|you've got guts|you'?re right|you are right|you'?re so right|you said it)\\b.*",
-      "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|we're|that we)\\b.*",
-      "(?:i'?m |i am )?(?:so |really |very )*sorry(?: to hear| for your| about)?\\b.*",
+      "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|that we)\\b.*",
+      "(?:i'?m |i am )?(?:so |really |very )*sorry\\b.*",
       '(?:miss you|love you|bless you|xoxo|lol|haha|hugs)\\b.*',
       "(?:can't wait to (?:hear|see) (?:more|it|them|what|how|about))\\b.*",
       "(?:what's up|what's new|how are you|how's it going|how have you been|long time no (?:see|talk|chat|speak))\\b.*",
@@ -77,11 +76,11 @@ const pleasantries = new RegExp(
     ].join('|') +
     ')$',
 );
-/** First-person words: a question that has one may carry a fact about the speaker. */
-const firstPerson = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours)\b/;
+/** First-person words: a question that has one may carry a fact about the speaker ("i" also reads "i'm", "we" "we're"). */
+const firstPerson = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/;
 /** Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…"). */
 const questionFrames =
-  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|should|would|can) (?:i|we)|how (?:do|should|would|can) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do)\b/g;
+  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|would) (?:i|we)|how (?:do|would) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do)\b/g;
 
 /** Where the content of a sentence starts and ends once openers, vocatives and emoji are set aside. */
 export interface Content {
