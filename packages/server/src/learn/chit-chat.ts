@@ -14,9 +14,9 @@ const onlyInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*
 /** A reaction opening a clause about someone ("So cool you found…", "Great that I…"). */
 const leadingReaction =
   /^(?:(?:it['’]s|that['’]s|it is|that is)\s+)?(?:so\s+|really\s+|super\s+|very\s+)?(?:cool|great|awesome|amazing|nice|wonderful|good|glad|happy|neat|sweet|crazy|funny|wild)\s+(?:that\s+|to see\s+|to hear\s+)?(?=(?:you|i|we|your|my)\b)/iu;
-/** Words that join a sentence to the one before without adding to it ("And here's…", "So I…"). */
+/** Words that join a sentence to the one before without adding to it ("And here's…", "So I…", "So I'm…"). */
 const leadingConnector =
-  /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|we|we['’]re|my|our)\b))/iu;
+  /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|we|my|our)\b))/iu;
 /** Emoji, emoticons and closing marks that end a chat sentence without meaning anything. */
 const trailingNoise =
   /(?:\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]|[:;=8xX]-?[)(DPp3\]/|\\]|<3+|\^_?\^|xD+|XD+))+\s*$/u;
@@ -27,7 +27,7 @@ const adjectives =
   'terrible|awful|crazy|wild|insane|hilarious|funny|adorable|cute|special|powerful|perfect|true|right|fair|smart|' +
   'wise|thoughtful|kind|touching|heartwarming|moving|meaningful|important|huge|epic|rad|fabulous|magical|unreal|' +
   'unbelievable|excellent|super|relaxing|peaceful|calming|scary|intense|exhausting|refreshing|therapeutic|' +
-  'wholesome|precious|priceless|understandable|a bummer|a relief|a blast|vital|key|spot on|so true|encouraging|' +
+  'wholesome|precious|priceless|understandable|a bummer|a relief|a blast|vital|key|spot on|encouraging|' +
   'uplifting|empowering|rewarding|fulfilling|cozy|delicious|tasty|yummy|a great idea|a good idea|a lot|tragic|' +
   'heartbreaking|stressful|frustrating|annoying|admirable|commendable|remarkable|outstanding|magnificent|' +
   'breathtaking|serene|charming|lucky|unique|creative|clever|a dream|dreamy|fascinating|great to hear|good to hear|' +
@@ -39,7 +39,7 @@ const reactionNouns =
 /** Reactions; among the words of degree before the adjective, `\w+ly` reads "really", "totally" and "truly". */
 const reactionPatterns: RegExp[] = [
   new RegExp(
-    `^(?:wow,? |oh,? )?(?:that|this|it|which|that all|all that|these|those|they|you|you two|(?:that|this|these|those|your)(?: [\\w-]+){1,3})(?:'s| is| was| are| were| sounds| sound| look| looks| seems| seem| must be| must have been| must've been| would be| feels| feel| look like| looks like| sounds like| seems like)` +
+    `^(?:wow,? |oh,? )?(?:that|this|it|which|all that|these|those|they|you|you two|(?:that|this|these|those|your)(?: [\\w-]+){1,3})(?:'s| is| was| are| were| sounds| sound| look| looks| seems| seem| must be| must have been| must've been| would be| feels| feel)` +
       `(?: \\w+ly| so| such| very| pretty| super| just| quite| a| an| too| beyond| like| soo+| the| most| not| always)* ${adjectives}` +
       `(?: ${reactionNouns})?(?: to (?:hear|see|know|me))?(?:,? (?:for you|for them|of you|man|dude|indeed|though|too))?$`,
   ),
@@ -56,10 +56,10 @@ const reactionPatterns: RegExp[] = [
 const pleasantries = new RegExp(
   '^(?:' +
     [
-      "(?:it'?s |it is |so |really |very )*(?:good|great|nice|lovely|awesome|so good|wonderful|cool|fun) (?:to |that i (?:got|get) to )?(?:see|hear from|hear|talk to|chat with|catch up with|catch up|meet|reconnect with|connect with) (?:you|ya)\\b.*",
+      "(?:it'?s |it is |so |really |very )*(?:good|great|nice|lovely|awesome|wonderful|cool|fun) (?:to |that i (?:got|get) to )?(?:see|hear from|hear|talk to|chat with|catch up with|catch up|meet|reconnect with|connect with) (?:you|ya)\\b.*",
       '(?:talk|see|catch|speak|chat)(?: to| with)? (?:you|ya|u)\\b.*',
       '(?:take care|bye|goodbye|good ?night|good morning|good evening|good afternoon|cheers|later|ttyl|until next time)\\b.*',
-      '(?:have|enjoy) (?:a|an|the|your) (?:\\w+ )?(?:day|night|weekend|one|time|evening|trip|rest of (?:the|your) \\w+)\\b.*',
+      'have (?:a|an|the|your) (?:\\w+ )?(?:day|night|weekend|one|time|evening|trip|rest of (?:the|your) \\w+)\\b.*',
       '(?:thanks|thank you|thank u|thx|ty|many thanks|much appreciated|appreciate (?:it|that|you|the|your))(?! to)\\b.*',
       "(?:no problem|no worries|of course|anytime|you'?re welcome|my pleasure|sure thing|good luck|best of luck|congrats|congratulations|well done|good job|great job|nice job|nice work|great work)\\b.*",
       "(?:keep it up|keep up the (?:\\w+ )?work|keep (?:on )?(?:going|shining|rocking|pushing)|you got this|you've got this|you can do (?:it|this)|go for it|don't give up|hang in there)\\b.*",
@@ -159,7 +159,7 @@ export function isChitChat(content: string): boolean {
 
 /** A question tagged onto a statement ("…, right?", "…, huh?", "…, doesn't it?"): the statement stands. */
 const tagQuestion =
-  /[,\s\-–—]+(?:right|huh|eh|ya know|you know|yeah|no|isn['’]t it|doesn['’]t it|didn['’]t it|wasn['’]t it|aren['’]t they|don['’]t they|don['’]t you think|doesn['’]t (?:\p{Lu}[\p{L}'’]*|he|she) think|wouldn['’]t you say|hasn['’]t it|haven['’]t they|isn['’]t that so|am i right|true)\s*\?[\s"'’”)\]]*$/iu;
+  /[,\s\-–—]+(?:right|huh|eh|ya know|you know|yeah|no|isn['’]t it|doesn['’]t it|didn['’]t it|wasn['’]t it|aren['’]t they|don['’]t they|don['’]t you think|doesn['’]t \p{Lu}[\p{L}'’]* think|wouldn['’]t you say|hasn['’]t it|haven['’]t they|isn['’]t that so|am i right|true)\s*\?[\s"'’”)\]]*$/iu;
 
 /**
  * Where a tagged question's statement ends ("It's wild how small things matter, right?" → before

@@ -15,7 +15,7 @@ import { isLasting } from './lasting.js';
 import { learnFromMessages, learnFromText } from './learn.js';
 import { typeOfName } from './name-types.js';
 import { findNames } from './names.js';
-import { rewriteQuestion } from './questions.js';
+import { articleFor, rewriteQuestion } from './questions.js';
 import { slotOf } from './slots.js';
 import { resolvePersons } from './speaker.js';
 import { detectTense } from './tense.js';
@@ -1497,6 +1497,28 @@ const PERSON_AFTER = [
 ];
 
 const PLEASANTRIES = [
+  // Longer than an interjection and two words ("No worries!" reads as one), so the phrase itself decides.
+  'no problem at all, bea',
+  'no worries at all, bea',
+  'sure thing, see you there',
+  'congrats on the new job',
+  'congratulations on the new job',
+  'well done on the big race',
+  'great job on the mural',
+  'nice job on the mural',
+  'nice work on the mural',
+  'great work on the mural',
+  'thanks for the soup recipe',
+  'thank you for the soup',
+  'thx for the soup recipe',
+  'definitely agree with that one',
+  'absolutely agree with that one',
+  'same as always for me',
+  'exactly what i thought too',
+  'lol that was so wild',
+  'haha that was so wild',
+  'enjoy the rest of it',
+  'just sorry to hear that',
   "it's good to see you",
   'its good to see you',
   'it is good to see you',
@@ -1868,6 +1890,14 @@ const REACTIONS = [
   'so great to hear',
   'very great to see',
   'super great to hear',
+  'a great idea to see',
+  'a good idea to hear',
+  'how great to hear',
+  'how good to hear',
+  'how nice to hear',
+  'such a trip',
+  'such an idea',
+  'a trip',
 ];
 
 const PLAN_SENTENCES = [
@@ -2595,7 +2625,9 @@ const rules: Rule[] = [
     reason: 'An auxiliary that asks before "you" ("Did you…") keeps the main verb as it is.',
     where: 'learn/speaker.ts otherAuxiliaries',
     entries: OTHER_AUXILIARIES,
-    holds: (word) => persons(`${capital(word)} you ever paint?`) === `${capital(word)} Ben ever paint?`,
+    holds: (word) =>
+      persons(`${capital(word)} you ever paint?`) === `${capital(word)} Ben ever paint?` &&
+      persons(`${capital(word)} I ever paint?`) === `${capital(word)} Ana ever paint?`,
     counterExamples: ['lucky'],
   },
   {
@@ -2728,6 +2760,14 @@ const rules: Rule[] = [
     entries: CLAUSE_GERUNDS,
     holds: (word) => said(`${capital(word)} the new kiln is ready.`).startsWith(`Ana is ${word}`),
     counterExamples: ['painting'],
+  },
+  {
+    id: 'questions.counted',
+    reason: 'A noun phrase that opens with an article, a number or a quantity takes no "a" or "an" ("four sheep").',
+    where: 'learn/questions.ts articleFor',
+    entries: ['a', 'an', 'the', 'some', 'two', 'three', 'four', 'five', 'many', 'few', 'several', '12'],
+    holds: (word) => articleFor(`${word} sheep`) === '',
+    counterExamples: ['blue', 'old'],
   },
   {
     id: 'questions.showing-verb',
@@ -2933,7 +2973,10 @@ const rules: Rule[] = [
     reason: 'A word that only joins a sentence to the one before ("And…", "So I…") is set aside.',
     where: 'learn/chit-chat.ts leadingConnector',
     entries: CONNECTORS,
-    holds: (word) => findContent(`${capital(word)} I moved to Porto in May.`, []).start === word.length + 1,
+    holds: (word) =>
+      ['I moved to Porto in May.', 'we moved to Porto in May.', 'my sister moved to Porto.', 'our cat moved to Porto.'].every(
+        (rest) => findContent(`${capital(word)} ${rest}`, []).start === word.length + 1,
+      ),
     counterExamples: ['Porto'],
   },
   {
@@ -2941,7 +2984,14 @@ const rules: Rule[] = [
     reason: 'A reaction opening a clause about someone ("So cool you…") is set aside before the fact.',
     where: 'learn/chit-chat.ts leadingReaction',
     entries: LEADING_REACTIONS,
-    holds: (phrase) => findContent(`${capital(phrase)} you moved to Porto in May.`, []).start === phrase.length + 1,
+    holds: (phrase) =>
+      [
+        'you moved to Porto in May.',
+        'I moved to Porto in May.',
+        'we moved to Porto in May.',
+        'your sister moved to Porto.',
+        'my sister moved to Porto.',
+      ].every((rest) => findContent(`${capital(phrase)} ${rest}`, []).start === phrase.length + 1),
     counterExamples: ['the day'],
   },
   {
