@@ -80,7 +80,7 @@ const pleasantries = new RegExp(
 const firstPerson = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/;
 /** Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…"). */
 const questionFrames =
-  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|would) (?:i|we)|how (?:do|would) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do)\b/g;
+  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|would) (?:i|we)|how (?:do|would) (?:i|we)|let me|let us|tell me|show me|remind me|ask me|mind if i|know what i mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do)\b/g;
 
 /** Where the content of a sentence starts and ends once openers, vocatives and emoji are set aside. */
 export interface Content {
@@ -113,7 +113,7 @@ export function findContent(sentence: string, names: readonly string[], options:
       continue;
     }
     const vocative = /^(\p{Lu}[\p{L}'’]*)\s*,\s*/u.exec(rest);
-    if (vocative !== null && isName(vocative[1], names) && vocative[0].length < rest.length) {
+    if (vocative !== null && isName(vocative[1]!, names) && vocative[0].length < rest.length) {
       start += vocative[0].length;
       continue;
     }
@@ -123,14 +123,14 @@ export function findContent(sentence: string, names: readonly string[], options:
   if (noise !== null && noise.index > 0) end = start + noise.index;
   const rest = sentence.slice(start, end);
   const vocative = /,\s*(\p{Lu}[\p{L}'’]*)\s*[.!?…]*$/u.exec(rest);
-  if (vocative !== null && isName(vocative[1], names)) end = start + vocative.index;
+  if (vocative !== null && isName(vocative[1]!, names)) end = start + vocative.index;
   return { start, end };
 }
 
 function isName(word: string, names: readonly string[]): boolean {
   const lower = word.toLowerCase();
   return names.some((name) => {
-    const first = name.toLowerCase().split(/\s+/)[0];
+    const [first = ''] = name.toLowerCase().split(/\s+/);
     return lower.length >= 3 && first.startsWith(lower);
   });
 }

@@ -1519,6 +1519,9 @@ const PLEASANTRIES = [
   'haha that was so wild',
   'enjoy the rest of it',
   'just sorry to hear that',
+  "i'm so glad for you",
+  'im glad for you',
+  'i am glad to hear that',
   "it's good to see you",
   'its good to see you',
   'it is good to see you',
@@ -1898,6 +1901,10 @@ const REACTIONS = [
   'such a trip',
   'such an idea',
   'a trip',
+  'that is lovely to hear',
+  'sounds lovely to hear',
+  'so lovely to see',
+  'super lovely to see',
 ];
 
 const PLAN_SENTENCES = [
@@ -2967,6 +2974,22 @@ const rules: Rule[] = [
       );
     },
     counterExamples: ['Ana painted the fence yesterday.>on 20 November 2026', 'Ana swam every Friday.>on Friday 20 November 2026'],
+  },
+  {
+    id: 'chit-chat.trailing-noise',
+    reason: 'Emoji and emoticons that close a chat sentence mean nothing, so the content ends before them.',
+    where: 'learn/chit-chat.ts trailingNoise',
+    entries: ['🙂', '❤️', ':)', ';-D', '=P', 'xD', 'XD', '<3', '^_^'],
+    holds: (noise) => findContent(`Ana moved to Lisbon ${noise}`, []).end === 'Ana moved to Lisbon'.length,
+    counterExamples: ['Bea', '42'],
+  },
+  {
+    id: 'chit-chat.interjection-dash',
+    reason: 'An interjection may end in a dash instead of a comma ("Wow - …").',
+    where: 'learn/chit-chat.ts leadingInterjection',
+    entries: ['-', '–', '—'],
+    holds: (dash) => findContent(`Wow ${dash} Ana moved to Lisbon.`, []).start === 6,
+    counterExamples: ['and'],
   },
   {
     id: 'chit-chat.connector',
