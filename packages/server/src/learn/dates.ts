@@ -136,7 +136,8 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     // "on the 5th of May": the article goes with the date we write.
     // "this past weekend": "this" adds nothing once the weekend is named.
     const redundantThis = /(?:^|\s)this\s+$/i.exec(sentence.slice(0, start));
-    if (redundantThis !== null && /^(?:past|coming)\b/i.test(phrase)) start = redundantThis.index + redundantThis[0].search(/this/i);
+    // (chrono reads no "coming Friday", so only "past" follows a "this" it leaves out.)
+    if (redundantThis !== null && /^past\b/i.test(phrase)) start = redundantThis.index + redundantThis[0].search(/this/i);
     const article = /(?:^|\s)the\s+$/i.exec(sentence.slice(0, start));
     if (article !== null) {
       // Without a day number, "the March for Science" is a name, not a date.

@@ -2281,6 +2281,7 @@ const TOO_GENERAL = [
   'location>port',
 ];
 const DATE_SENTENCES = [
+  'Ana will reply within 3 days.>',
   'Ana painted the fence yesterday.>on 19 November 2026',
   'Ana painted the fence today.>on 20 November 2026',
   'Ana painted the fence tonight.>on the night of 20 November 2026',
@@ -2689,6 +2690,14 @@ const rules: Rule[] = [
     counterExamples: ['since we moved', 'when we cooked'],
   },
   {
+    id: 'speaker.let-you-know',
+    reason: 'After "let", "you know" is no filler: "let you know" names the listener.',
+    where: 'learn/speaker.ts resolvePersons',
+    entries: ['let', 'lets', 'letting'],
+    holds: (word) => persons(`Ana will ${word} you know.`) === `Ana will ${word} Ben know.`,
+    counterExamples: ['hope', 'think'],
+  },
+  {
     id: 'speaker.team-we',
     reason: 'In a sentence about work, "we" is the speaker\'s team.',
     where: 'learn/speaker.ts workWords',
@@ -2767,6 +2776,26 @@ const rules: Rule[] = [
     entries: CLAUSE_GERUNDS,
     holds: (word) => said(`${capital(word)} the new kiln is ready.`).startsWith(`Ana is ${word}`),
     counterExamples: ['painting'],
+  },
+  {
+    id: 'questions.opener',
+    reason: 'A question may open with an auxiliary or an offer before the showing verb ("Want to see my kiln?").',
+    where: 'learn/questions.ts shows',
+    entries: [
+      'have you seen',
+      'did you see',
+      'do you like',
+      'has seen',
+      'would love',
+      'wanna see',
+      'want to see',
+      'do you want to see',
+      'would you like to see',
+      'you wanna see',
+      'you want to see',
+    ],
+    holds: (phrase) => rewriteQuestion(`${capital(phrase)} my new kiln?`)?.type === 'has',
+    counterExamples: ['can you fix', 'who broke'],
   },
   {
     id: 'questions.counted',
@@ -2974,6 +3003,23 @@ const rules: Rule[] = [
       );
     },
     counterExamples: ['Ana painted the fence yesterday.>on 20 November 2026', 'Ana swam every Friday.>on Friday 20 November 2026'],
+  },
+  {
+    id: 'dates.span',
+    reason: 'The rewrite takes in the preposition it replaces ("at the weekend") and a "this" the date makes redundant.',
+    where: 'learn/dates.ts ownPrepositions',
+    entries: [
+      'Ana rested at the weekend.>Ana rested on the weekend of 21 November 2026.',
+      'Ana rested over the weekend.>Ana rested on the weekend of 21 November 2026.',
+      'Ana rested during the weekend.>Ana rested on the weekend of 21 November 2026.',
+      'Ana painted this past Friday.>Ana painted on Friday 13 November 2026.',
+      'Ana met Bea at noon yesterday.>Ana met Bea on 19 November 2026.',
+    ],
+    holds: (pair) => {
+      const [sentence = '', written] = pair.split('>');
+      return applyEdits(sentence, resolveDates(sentence, WRITTEN, 'past').edits) === written;
+    },
+    counterExamples: ['Ana rested at the weekend.>Ana rested at on the weekend of 21 November 2026.'],
   },
   {
     id: 'chit-chat.trailing-noise',
