@@ -7,8 +7,9 @@ export function parseSessionDate(text: string): Date {
   const match = /(\d{1,2}):(\d{2})\s*(am|pm)\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/i.exec(text);
   if (!match) throw new Error(`unreadable session date: ${text}`);
   let hour = Number(match[1]) % 12;
-  if (match[3].toLowerCase() === 'pm') hour += 12;
-  const month = MONTHS.indexOf(match[5].toLowerCase());
+  // Every group of the pattern is required, so each is there.
+  if (match[3]!.toLowerCase() === 'pm') hour += 12;
+  const month = MONTHS.indexOf(match[5]!.toLowerCase());
   return new Date(Date.UTC(Number(match[6]), month, Number(match[4]), hour, Number(match[2])));
 }
 

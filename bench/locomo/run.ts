@@ -151,10 +151,10 @@ async function call(method: string, path: string, space: string, body?: unknown)
 const KS = [5, 10, 25, 50] as const;
 interface Tally {
   questions: number;
-  recall: Record<number, number>;
+  recall: Record<(typeof KS)[number], number>;
   hit10: number;
   mrr: number;
-  bm25: Record<number, number>;
+  bm25: Record<(typeof KS)[number], number>;
   contextHas: number;
   contextAsked: number;
   f1: number;
@@ -216,9 +216,10 @@ for (const sample of samples) {
 
   // The learner alone, in this process, on one core: turns a second (after one warm-up pass
   // over the first session, so that the tagger's start-up is not counted).
-  if (!learnerTurns)
+  const [firstSession] = sessions;
+  if (!learnerTurns && firstSession !== undefined)
     learnFromMessages(
-      readMessages(sessions[0].turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: sessions[0].at }))),
+      readMessages(firstSession.turns.map((turn) => ({ role: 'user', name: turn.speaker, content: turnText(turn), at: firstSession.at }))),
       { writtenAt: new Date() },
     );
   const pureStart = performance.now();
@@ -233,7 +234,7 @@ for (const sample of samples) {
   const taught = new Set<string>();
   learned.forEach((facts, index) => {
     for (const fact of facts) {
-      const turn = fact.sentence.messageIndex === null ? undefined : sessions[index].turns[fact.sentence.messageIndex];
+      const turn = fact.sentence.messageIndex === null ? undefined : sessions[index]?.turns[fact.sentence.messageIndex];
       if (turn) taught.add(turn.dia_id);
     }
   });
@@ -379,7 +380,7 @@ for (const key of order) {
   const n = entry.questions;
   lines.push(
     `| ${key} | ${n} | ${KS.map((k) => percent(entry.recall[k], n)).join(' | ')} | ${percent(entry.hit10, n)} | ${(entry.mrr / n).toFixed(3)} | ` +
-      `${[5, 10, 25].map((k) => percent(entry.bm25[k], n)).join(' | ')} | ${withAnswers ? percent(entry.contextHas, entry.contextAsked) : '–'} | ` +
+      `${([5, 10, 25] as const).map((k) => percent(entry.bm25[k], n)).join(' | ')} | ${withAnswers ? percent(entry.contextHas, entry.contextAsked) : '–'} | ` +
       `${withAnswers ? percent(entry.f1, entry.f1Asked) : '–'} | ${withAnswers ? percent(entry.empty, n) : '–'} | ${percent(entry.reachable, n)} |`,
   );
 }
@@ -391,7 +392,7 @@ lines.push(
 );
 if (withAnswers) lines.push(`unrelated questions judged empty: ${percent(unrelatedEmpty, unrelatedAsked)}% of ${unrelatedAsked}`);
 lines.push(
-  `search latency (HTTP, limit 50): p50 ${quantile(0.5).toFixed(1)} ms, p95 ${quantile(0.95).toFixed(1)} ms (load average at the end ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+  `search latency (HTTP, limit 50): p50 ${quantile(0.5).toFixed(1)} ms, p95 ${quantile(0.95).toFixed(1)} ms (load average at the end ${(loadavg()[0] ?? 0).toFixed(1)} on ${cpus().length} cores)`,
 );
 lines.push(`learner alone (one core, no store): ${(learnerTurns / learnerSeconds).toFixed(0)} turns/s`);
 for (const entry of learning) {

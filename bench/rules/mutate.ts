@@ -7,6 +7,8 @@
  *   npm run bench:rules                      # 40 deletions + 20 weight changes, seed 1
  *   npm run bench:rules -- --deletions 10 --weights 0 --seed 7
  *   npm run bench:rules -- --list            # count the sites per file, run nothing
+ *   npm run bench:rules -- --dry             # print the chosen mutations, run nothing
+ *   npm run bench:rules -- --file chit-chat --match 'oh no'   # every site whose label has this
  *   npm run bench:rules -- --file chit-chat  # only sites of files whose path contains this
  *   npm run bench:rules -- --tests packages/server/src/recall/ranking.test.ts --file weights --weights 40 --deletions 0
  */
@@ -26,6 +28,8 @@ const deletions = Number(option('deletions', '40'));
 const weightChanges = Number(option('weights', '20'));
 const seed = Number(option('seed', '1'));
 const only = option('file', '');
+/** Every site whose label contains this (no random pick), to check the tests of one entry. */
+const match = option('match', '');
 
 /** The unit tests that cover the learner and the ranking (--tests a,b to run fewer while writing tests). */
 const TESTS = option('tests', 'packages/server/src/learn/,packages/server/src/recall/,packages/server/src/text/').split(',');
@@ -93,10 +97,20 @@ if (args.includes('--list')) {
 }
 
 const next = random(seed);
-const chosen = [...pick(entrySites, deletions, next), ...pick(weights, weightChanges, next)];
+const chosen =
+  match === ''
+    ? [...pick(entrySites, deletions, next), ...pick(weights, weightChanges, next)]
+    : [...entrySites, ...weights].filter((site) => site.label.includes(match));
 console.log(
   `seed ${seed}: ${chosen.length} mutations of ${entrySites.length} entry sites and ${weights.length / 2} weights, tests: ${TESTS.join(' ')}`,
 );
+if (args.includes('--dry')) {
+  for (const [index, site] of chosen.entries())
+    console.log(
+      `${String(index + 1).padStart(3)} ${site.file.replace('packages/server/src/', '')}:${site.line} ${site.label.slice(0, 90)}`,
+    );
+  process.exit(0);
+}
 const results: { site: Site; caught: boolean }[] = [];
 for (const [index, site] of chosen.entries()) {
   const started = Date.now();

@@ -13,7 +13,7 @@ export function shellBlockUnder(file: string, heading: string): string {
   if (start < 0) throw new Error(`${file} has no heading "${heading}"`);
   const block = /```sh\n([\s\S]*?)```/.exec(markdown.slice(start));
   if (!block) throw new Error(`no sh block under "${heading}"`);
-  return block[1];
+  return block[1] ?? '';
 }
 
 /**
@@ -26,7 +26,8 @@ export function commandsOf(block: string): ShownCommand[] {
   for (const line of block.split('\n')) {
     if (pending === '' && line.trim().startsWith('#')) {
       const answer = /^#\s*→\s*(.*)$/.exec(line.trim());
-      if (answer && commands.length > 0) commands[commands.length - 1].answer = answer[1];
+      const previous = commands.at(-1);
+      if (answer && previous !== undefined) previous.answer = answer[1];
       continue;
     }
     if (pending === '' && line.trim() === '') continue;
@@ -45,7 +46,7 @@ function quoteOpen(text: string): boolean {
   let quote: string | null = null;
   for (let index = 0; index < text.length; index++) {
     const character = text[index];
-    if (quote === null && character === '#' && (index === 0 || /\s/.test(text[index - 1]))) {
+    if (quote === null && character === '#' && (index === 0 || /\s/.test(text.charAt(index - 1)))) {
       const end = text.indexOf('\n', index);
       if (end < 0) return false;
       index = end;

@@ -124,7 +124,7 @@ class ShownParser {
   private next(): string {
     this.space();
     if (this.at >= this.text.length) throw new Error('the answer ends too early');
-    return this.text[this.at];
+    return this.text.charAt(this.at);
   }
 
   private expect(character: string): void {

@@ -26,7 +26,7 @@ export async function runScript(extension: 'mjs' | 'cjs', source: string, env: R
     timeout: 180_000,
   });
   const lines = stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]);
+  return JSON.parse(lines.at(-1) ?? '');
 }
 
 /** Runs a command from the installed project's node_modules/.bin (through npx, installing nothing). */

@@ -112,7 +112,7 @@ function startInstalledServer(app: string): Promise<string> {
       const match = /listening on (http:\/\/\S+)/.exec(stderr);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1].replace(/\/$/, ''));
+        resolve((match[1] ?? '').replace(/\/$/, ''));
       }
     });
     child.once('exit', (code) => {

@@ -49,7 +49,7 @@ async function everyExport(extension: 'mts' | 'cts'): Promise<{ source: string; 
   let count = 0;
   for (const name of names) {
     const prefix = name.replace(/\W/g, '_');
-    const { values, types } = found[name];
+    const { values, types } = found[name] ?? { values: [], types: [] };
     expect(values.length + types.length, `${name} declares no exports`).toBeGreaterThan(0);
     const imported = [
       ...values.map((value) => `${value} as ${prefix}_${value}`),

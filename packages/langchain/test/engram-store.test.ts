@@ -162,7 +162,7 @@ describe('EngramStore', { timeout: 30_000 }, () => {
     ]);
     expect(results[0]).toBeUndefined();
     expect(results[1]).toMatchObject({ key: 'k', value: { n: 1 } });
-    expect(keysOf(results[2] as Array<{ key: string }>)).toEqual(['k']);
+    expect(keysOf(results[2] as unknown as Array<{ key: string }>)).toEqual(['k']);
     expect(results[3]).toBeUndefined();
     expect(results[4]).toBeNull();
     expect(results[5]).toEqual([]);

@@ -8,15 +8,15 @@ const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
   'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
   'totally|absolutely|definitely|indeed|right|great|cool|awesome|nice|amazing|wonderful|thanks|thx|congrats|congratulations|gosh|man|dude|' +
-  'honestly|anyway|anyways|btw|exactly|true|haha|hehe|yay|woo+|sweet|perfect|agreed|same)';
+  'honestly|anyway|anyways|btw|exactly|true|hehe|yay|woo+|sweet|perfect|agreed|same)';
 const leadingInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*(?:[,!.…:;]+|\\s[-–—])\\s*`, 'iu');
 const onlyInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*[,!.…?]*$`, 'iu');
 /** A reaction opening a clause about someone ("So cool you found…", "Great that I…"). */
 const leadingReaction =
   /^(?:(?:it['’]s|that['’]s|it is|that is)\s+)?(?:so\s+|really\s+|super\s+|very\s+)?(?:cool|great|awesome|amazing|nice|wonderful|good|glad|happy|neat|sweet|crazy|funny|wild)\s+(?:that\s+|to see\s+|to hear\s+)?(?=(?:you|i|we|your|my)\b)/iu;
-/** Words that join a sentence to the one before without adding to it ("And here's…", "So I…"). */
+/** Words that join a sentence to the one before without adding to it ("And here's…", "So I…", "So I'm…"). */
 const leadingConnector =
-  /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|we|we['’]re|my|our)\b))/iu;
+  /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|we|my|our)\b))/iu;
 /** Emoji, emoticons and closing marks that end a chat sentence without meaning anything. */
 const trailingNoise =
   /(?:\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]|[:;=8xX]-?[)(DPp3\]/|\\]|<3+|\^_?\^|xD+|XD+))+\s*$/u;
@@ -27,7 +27,7 @@ const adjectives =
   'terrible|awful|crazy|wild|insane|hilarious|funny|adorable|cute|special|powerful|perfect|true|right|fair|smart|' +
   'wise|thoughtful|kind|touching|heartwarming|moving|meaningful|important|huge|epic|rad|fabulous|magical|unreal|' +
   'unbelievable|excellent|super|relaxing|peaceful|calming|scary|intense|exhausting|refreshing|therapeutic|' +
-  'wholesome|precious|priceless|understandable|a bummer|a relief|a blast|vital|key|spot on|so true|encouraging|' +
+  'wholesome|precious|priceless|understandable|a bummer|a relief|a blast|vital|key|spot on|encouraging|' +
   'uplifting|empowering|rewarding|fulfilling|cozy|delicious|tasty|yummy|a great idea|a good idea|a lot|tragic|' +
   'heartbreaking|stressful|frustrating|annoying|admirable|commendable|remarkable|outstanding|magnificent|' +
   'breathtaking|serene|charming|lucky|unique|creative|clever|a dream|dreamy|fascinating|great to hear|good to hear|' +
@@ -36,40 +36,39 @@ const reactionNouns =
   '(?:idea|news|plan|thing|one|stuff|story|stories|moment|experience|time|memory|memories|photo|pic|picture|shot|view|achievement|' +
   'accomplishment|goal|way|place|spot|find|choice|approach|job|work|progress|step|attitude|mindset|outlook|message|thought|quote|sight|' +
   'combo|combination|pup|dog|cat|family|painting|art|day|trip|event|gesture|reminder|feeling|project|opportunity|cause|initiative)';
+/** Reactions; among the words of degree before the adjective, `\w+ly` reads "really", "totally" and "truly". */
 const reactionPatterns: RegExp[] = [
   new RegExp(
-    `^(?:wow,? |oh,? )?(?:that|this|it|which|that all|all that|these|those|they|you|you two|(?:that|this|these|those|your)(?: [\\w-]+){1,3})(?:'s| is| was| are| were| sounds| sound| look| looks| seems| seem| must be| must have been| must've been| would be| feels| feel| look like| looks like| sounds like| seems like)` +
-      `(?: \\w+ly| so| such| very| pretty| super| just| totally| quite| a| an| really| truly| too| beyond| like| soo+| the| most| not| always)* ${adjectives}` +
+    `^(?:wow,? |oh,? )?(?:that|this|it|which|all that|these|those|they|you|you two|(?:that|this|these|those|your)(?: [\\w-]+){1,3})(?:'s| is| was| are| were| sounds| sound| look| looks| seems| seem| must be| must have been| must've been| would be| feels| feel)` +
+      `(?: \\w+ly| so| such| very| pretty| super| just| quite| a| an| too| beyond| like| soo+| the| most| not| always)* ${adjectives}` +
       `(?: ${reactionNouns})?(?: to (?:hear|see|know|me))?(?:,? (?:for you|for them|of you|man|dude|indeed|though|too))?$`,
   ),
   new RegExp(
-    `^(?:sounds|looks|seems|feels)(?: like)?(?: \\w+ly| so| really| super| a| an| such| just| totally| pretty| very| soo+)* ${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see|me))?$`,
+    `^(?:sounds|looks|seems|feels)(?: like)?(?: \\w+ly| so| super| a| an| such| just| pretty| very| soo+)* ${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see|me))?$`,
   ),
   new RegExp(
-    `^(?:so|how|what an?|such an?|really|very|super|soo+)(?: \\w+ly| so| really| very| super| an| a)* ${adjectives}(?: ${reactionNouns})?(?:,? (?:indeed|too))?$`,
+    `^(?:so|how|what an?|such an?|really|very|super|soo+)(?: \\w+ly| so| very| super| an| a)* ${adjectives}(?: ${reactionNouns})?(?:,? (?:indeed|too))?$`,
   ),
   new RegExp(`^(?:what an?|such an?|an?) (?:\\w+ )?${reactionNouns}$`),
-  new RegExp(
-    `^(?:\\w+ly |so |really |very |super |just |totally |pretty |quite )*${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`,
-  ),
+  new RegExp(`^(?:\\w+ly |so |very |super |just |pretty |quite )*${adjectives}(?: ${reactionNouns})?(?: to (?:hear|see))?$`),
 ];
 /** Fixed phrases of conversation: greeting, leave-taking, thanks, agreement, encouragement. */
 const pleasantries = new RegExp(
   '^(?:' +
     [
-      "(?:it'?s |it is |so |really |very )*(?:good|great|nice|lovely|awesome|so good|wonderful|cool|fun) (?:to |that i (?:got|get) to )?(?:see|hear from|hear|talk to|chat with|catch up with|catch up|meet|reconnect with|connect with) (?:you|ya)\\b.*",
+      "(?:it'?s |it is |so |really |very )*(?:good|great|nice|lovely|awesome|wonderful|cool|fun) (?:to |that i (?:got|get) to )?(?:see|hear from|hear|talk to|chat with|catch up with|catch up|meet|reconnect with|connect with) (?:you|ya)\\b.*",
       '(?:talk|see|catch|speak|chat)(?: to| with)? (?:you|ya|u)\\b.*',
-      '(?:take care|bye|goodbye|good ?night|good morning|good evening|good afternoon|cheers|later|ttyl|catch you later|until next time)\\b.*',
-      '(?:have|enjoy) (?:a|an|the|your) (?:\\w+ )?(?:day|night|weekend|one|time|evening|trip|rest of (?:the|your) \\w+)\\b.*',
+      '(?:take care|bye|goodbye|good ?night|good morning|good evening|good afternoon|cheers|later|ttyl|until next time)\\b.*',
+      'have (?:a|an|the|your) (?:\\w+ )?(?:day|night|weekend|one|time|evening|trip|rest of (?:the|your) \\w+)\\b.*',
       '(?:thanks|thank you|thank u|thx|ty|many thanks|much appreciated|appreciate (?:it|that|you|the|your))(?! to)\\b.*',
       "(?:no problem|no worries|of course|anytime|you'?re welcome|my pleasure|sure thing|good luck|best of luck|congrats|congratulations|well done|good job|great job|nice job|nice work|great work)\\b.*",
       "(?:keep it up|keep up the (?:\\w+ )?work|keep (?:on )?(?:going|shining|rocking|pushing)|you got this|you've got this|you can do (?:it|this)|go for it|don't give up|hang in there)\\b.*",
-      '(?:me too|me neither|same here|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i see|i understand|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
-      "(?:i )?hope (?:you|you're|you've|you are|all|everything|it|that|things|your)\\b.*",
-      '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|hope you (?:have|enjoy|had|like|liked|feel|are|get|find)|hope (?:it|that|things|all) |that makes sense|makes sense|tell me more)\\b.*',
+      '(?:me too|me neither|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i see|i understand|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
+      '(?:i )?hope (?:you|all|everything|it|that|things|your)\\b.*',
+      '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|that makes sense|makes sense|tell me more)\\b.*',
       "(?:let me know|take a look|check (?:it|this|that) out|look at this|guess what|you've got guts|you'?re right|you are right|you'?re so right|you said it)\\b.*",
-      "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|we're|that we)\\b.*",
-      "(?:i'?m |i am )?(?:so |really |very )*sorry(?: to hear| for your| about)?\\b.*",
+      "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|that we)\\b.*",
+      "(?:i'?m |i am )?(?:so |really |very )*sorry\\b.*",
       '(?:miss you|love you|bless you|xoxo|lol|haha|hugs)\\b.*',
       "(?:can't wait to (?:hear|see) (?:more|it|them|what|how|about))\\b.*",
       "(?:what's up|what's new|how are you|how's it going|how have you been|long time no (?:see|talk|chat|speak))\\b.*",
@@ -77,15 +76,15 @@ const pleasantries = new RegExp(
     ].join('|') +
     ')$',
 );
-/** First-person words: a question that has one may carry a fact about the speaker. */
-const firstPerson = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'll|we'd|us|our|ours)\b/;
+/** First-person words: a question that has one may carry a fact about the speaker ("i" also reads "i'm", "we" "we're"). */
+const firstPerson = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/;
 /**
  * Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…"),
  * and questions about the speaker's own facts ("Do I like…?", "What am I allergic to?", "Where's
  * my…?"): they ask what is known and tell nothing new.
  */
 const questionFrames =
-  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|would i|shall (?:i|we)|what (?:do|should|would|can) (?:i|we)|how (?:do|should|would|can) (?:i|we)|let me|let us|let's|tell me|show me|remind me|ask me|mind if i|guess what|know what i mean|what do you mean|would you like me|want me to|do you remember me|did i tell you|have i told you|did i mention|have i mentioned|if you don't mind me asking|if i may ask|can you tell me|could you tell me|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do|(?:(?:what|where|when|who|which|why|how)(?: \w+)? )?(?:do|did|am|was|were|are|have|had) (?:i|we)|(?:what|where|when|who|which|how)(?: \w+)?(?: is|'s| was| are| were) (?:my|our))\b/g;
+  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|shall (?:i|we)|let me|let us|tell me|show me|remind me|ask me|mind if i|know what i mean|would you like me|want me to|do you remember me|if you don't mind me asking|if i may ask|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do|(?:(?:what|where|when|who|which|why|how)(?: \w+)? )?(?:do|did|am|was|were|are|have|had|would) (?:i|we)|(?:what|where|when|who|which|how)(?: \w+)?(?: is|'s| was| are| were) (?:my|our))\b/g;
 
 /** Where the content of a sentence starts and ends once openers, vocatives and emoji are set aside. */
 export interface Content {
@@ -118,7 +117,7 @@ export function findContent(sentence: string, names: readonly string[], options:
       continue;
     }
     const vocative = /^(\p{Lu}[\p{L}'’]*)\s*,\s*/u.exec(rest);
-    if (vocative !== null && isName(vocative[1], names) && vocative[0].length < rest.length) {
+    if (vocative !== null && isName(vocative[1]!, names) && vocative[0].length < rest.length) {
       start += vocative[0].length;
       continue;
     }
@@ -128,14 +127,14 @@ export function findContent(sentence: string, names: readonly string[], options:
   if (noise !== null && noise.index > 0) end = start + noise.index;
   const rest = sentence.slice(start, end);
   const vocative = /,\s*(\p{Lu}[\p{L}'’]*)\s*[.!?…]*$/u.exec(rest);
-  if (vocative !== null && isName(vocative[1], names)) end = start + vocative.index;
+  if (vocative !== null && isName(vocative[1]!, names)) end = start + vocative.index;
   return { start, end };
 }
 
 function isName(word: string, names: readonly string[]): boolean {
   const lower = word.toLowerCase();
   return names.some((name) => {
-    const first = name.toLowerCase().split(/\s+/)[0];
+    const [first = ''] = name.toLowerCase().split(/\s+/);
     return lower.length >= 3 && first.startsWith(lower);
   });
 }
@@ -164,7 +163,7 @@ export function isChitChat(content: string): boolean {
 
 /** A question tagged onto a statement ("…, right?", "…, huh?", "…, doesn't it?"): the statement stands. */
 const tagQuestion =
-  /[,\s\-–—]+(?:right|huh|eh|ya know|you know|yeah|no|isn['’]t it|doesn['’]t it|didn['’]t it|wasn['’]t it|aren['’]t they|don['’]t they|don['’]t you think|doesn['’]t (?:\p{Lu}[\p{L}'’]*|he|she) think|wouldn['’]t you say|hasn['’]t it|haven['’]t they|isn['’]t that so|am i right|true)\s*\?[\s"'’”)\]]*$/iu;
+  /[,\s\-–—]+(?:right|huh|eh|ya know|you know|yeah|no|isn['’]t it|doesn['’]t it|didn['’]t it|wasn['’]t it|aren['’]t they|don['’]t they|don['’]t you think|doesn['’]t \p{Lu}[\p{L}'’]* think|wouldn['’]t you say|hasn['’]t it|haven['’]t they|isn['’]t that so|am i right|true)\s*\?[\s"'’”)\]]*$/iu;
 
 /**
  * Where a tagged question's statement ends ("It's wild how small things matter, right?" → before

@@ -149,7 +149,8 @@ export function thirdPerson(word: string, context: VerbContext = {}): string | n
   const lower = word.toLowerCase().replace(/’/g, "'");
   const tags = context.tags;
   let result: string | null;
-  if (lower in irregular) result = irregular[lower];
+  const known = Object.hasOwn(irregular, lower) ? irregular[lower] : undefined;
+  if (known !== undefined) result = known;
   else if (unchanged.has(lower)) result = null;
   else if (context.past === true && sameInPast.has(lower)) result = null;
   else if (tags !== undefined && tags.size > 0 && !isPresentVerb(tags) && !commonVerbs.has(lower)) result = null;
@@ -157,7 +158,7 @@ export function thirdPerson(word: string, context: VerbContext = {}): string | n
   else result = addS(lower);
   if (result === null) return null;
   if (/[’]/.test(word)) result = result.replace(/'/g, '’');
-  return /^[A-Z]/.test(word) ? result[0].toUpperCase() + result.slice(1) : result;
+  return /^[A-Z]/.test(word) ? result.charAt(0).toUpperCase() + result.slice(1) : result;
 }
 
 function isPresentVerb(tags: ReadonlySet<string>): boolean {

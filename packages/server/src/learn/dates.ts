@@ -48,10 +48,10 @@ export function resolveDates(sentence: string, reference: Date, tense: Tense): R
   }
   // chrono knows no seasons: "last summer" is the summer before the one we are in or nearest.
   for (const match of sentence.matchAll(seasonPhrase)) {
-    const start = match.index + match[0].indexOf(match[1]);
+    const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
-    const season = pickSeason(referenceDay, match[2].toLowerCase(), match[1].toLowerCase());
+    const season = pickSeason(referenceDay, match[2]!.toLowerCase(), match[1]!.toLowerCase());
     days.push(season.day);
     const before = sentence.slice(0, start);
     // Bare after a preposition ("since summer 2026") or as a subject ("This winter was cold").
@@ -59,19 +59,19 @@ export function resolveDates(sentence: string, reference: Date, tense: Tense): R
       /\b(?:since|until|till|before|after|from|of|by|during|through)\s+$/i.test(before) ||
       /^\s+(?:will|is|was|has|had|seems|seemed|looks|looked|feels|felt)\b/i.test(sentence.slice(end));
     const text = introduced ? season.name : `in ${season.name}`;
-    edits.push({ start, end, text: start === 0 ? text[0].toUpperCase() + text.slice(1) : text });
+    edits.push({ start, end, text: start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text });
   }
   // chrono leaves "on the 15th" alone; it means that day of the nearest month in the sentence's direction.
   for (const match of sentence.matchAll(dayOfMonth)) {
-    const start = match.index + match[0].indexOf(match[1]);
+    const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
     const day = pickMonth(referenceDay, Number(match[2]), tense);
     if (day === null) continue;
     days.push(day);
-    const preposition = match[1].toLowerCase();
+    const preposition = match[1]!.toLowerCase();
     const text = preposition === 'on' ? `on ${formatDay(day, false)}` : `${match[1]} ${formatDay(day, false)}`;
-    edits.push({ start, end, text: start === 0 ? text[0].toUpperCase() + text.slice(1) : text });
+    edits.push({ start, end, text: start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text });
   }
   return { edits, days };
 }
@@ -81,7 +81,8 @@ const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall
 const seasonStart: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
 
 function pickSeason(referenceDay: Date, season: string, which: string): { day: Date; name: string } {
-  const first = seasonStart[season];
+  // seasonPhrase captures only the seasons named here.
+  const first = seasonStart[season]!;
   const month = referenceDay.getUTCMonth() + 1;
   // The year in which the season we are in, or the coming one, starts.
   let year = referenceDay.getUTCFullYear();
@@ -128,14 +129,15 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
 
   const inner = /^(on|in|at|during|by|until|till|since|before|after|from|for|within|through)\s+/i.exec(phrase);
   if (inner !== null) {
-    preposition = inner[1].toLowerCase();
+    preposition = inner[1]!.toLowerCase();
     start += inner[0].length;
     phrase = phrase.slice(inner[0].length);
   } else {
     // "on the 5th of May": the article goes with the date we write.
     // "this past weekend": "this" adds nothing once the weekend is named.
     const redundantThis = /(?:^|\s)this\s+$/i.exec(sentence.slice(0, start));
-    if (redundantThis !== null && /^(?:past|coming)\b/i.test(phrase)) start = redundantThis.index + redundantThis[0].search(/this/i);
+    // (chrono reads no "coming Friday", so only "past" follows a "this" it leaves out.)
+    if (redundantThis !== null && /^past\b/i.test(phrase)) start = redundantThis.index + redundantThis[0].search(/this/i);
     const article = /(?:^|\s)the\s+$/i.exec(sentence.slice(0, start));
     if (article !== null) {
       // Without a day number, "the March for Science" is a name, not a date.
@@ -145,10 +147,16 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
       start = article.index + article[0].search(/the/i);
     }
     const outer = /(?:^|[^\p{L}])(\p{L}+)\s+$/u.exec(sentence.slice(0, start));
-    const word = outer?.[1].toLowerCase();
-    if (word !== undefined && (ownPrepositions.has(word) || keptPrepositions.has(word) || rejectingWords.has(word))) {
+    const outerWord = outer?.[1];
+    const word = outerWord?.toLowerCase();
+    if (
+      outer !== null &&
+      outerWord !== undefined &&
+      word !== undefined &&
+      (ownPrepositions.has(word) || keptPrepositions.has(word) || rejectingWords.has(word))
+    ) {
       preposition = word;
-      prepositionStart = start - outer![0].length + outer![0].indexOf(outer![1]);
+      prepositionStart = start - outer[0].length + outer[0].indexOf(outerWord);
     }
   }
   if (preposition !== null && rejectingWords.has(preposition)) return null;
@@ -253,7 +261,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     editStart = start;
     text = own === null || possessive || preposition !== null ? bare : `${own} ${bare}`;
   }
-  if (editStart === 0) text = text[0].toUpperCase() + text.slice(1);
+  if (editStart === 0) text = text.charAt(0).toUpperCase() + text.slice(1);
   return { day, edit: { start: editStart, end, text } };
 }
 

@@ -170,7 +170,8 @@ describe('learnFromMessages', () => {
     const text = 'I went to the beach. [shares: a photo of a dog on a beach]';
     const facts = conversation(text);
     expect(texts(facts)).toEqual(['Priya went to the beach.', 'Priya shared a photo of a dog on a beach.']);
-    const caption = facts[1].sentence;
+    const caption = facts[1]?.sentence;
+    if (caption === undefined) throw new Error('no caption fact');
     expect(caption).toEqual({ text: '[shares: a photo of a dog on a beach]', messageIndex: 0, start: 21, end: 58 });
     expect(text.slice(caption.start, caption.end)).toBe(caption.text);
   });
@@ -222,8 +223,8 @@ describe('learnFromMessages', () => {
     const read = readMessages([{ role: 'user', name: 'Priya', at, content }]);
     const facts = learnFromMessages(read, { writtenAt });
     expect(texts(facts)).toEqual(['Priya ran a race on Saturday 21 November 2026.', "Priya's dog Rex loves it."]);
-    for (const fact of facts) expect(read[0].text.slice(fact.sentence.start, fact.sentence.end)).toBe(fact.sentence.text);
-    expect(facts[1].sentence.text).toBe('My dog Rex loves it 😀');
+    for (const fact of facts) expect(read[0]?.text.slice(fact.sentence.start, fact.sentence.end)).toBe(fact.sentence.text);
+    expect(facts[1]?.sentence.text).toBe('My dog Rex loves it 😀');
   });
 });
 

@@ -137,7 +137,7 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
   let text = passage.text;
   if (passage.persons.self !== null && text.includes('[')) {
     for (const match of passage.text.matchAll(sharedImage)) {
-      const caption = match[1].replace(/[.\s]+$/u, '');
+      const caption = match[1]!.replace(/[.\s]+$/u, '');
       text = text.slice(0, match.index) + ' '.repeat(match[0].length) + text.slice(match.index + match[0].length);
       if (caption === '') continue;
       const about: string[] = [];

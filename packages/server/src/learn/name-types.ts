@@ -3,9 +3,9 @@ import { placeClasses } from '../recall/synonyms.js';
 import type { Token } from '../text/tokens.js';
 import type { NameType } from './types.js';
 
-/** Last words that make a name an organisation ("Acme Robotics", "Riverside Bakery", "Elm Street Club"). */
+/** Last words that make a name an organisation ("Acme Robotics", "Riverside Bakery", "Elm Street Club"); compromise already reads "… Inc", "… Ltd" and "… Co". */
 const ORG_WORDS = new Set(
-  'inc ltd llc gmbh corp corporation company co labs lab robotics systems technologies tech software studio studios group bank university college school academy institute hospital clinic club cafe café bakery restaurant bar agency foundation society association council ministry press records airlines motors partners consulting'.split(
+  'llc gmbh corp corporation company labs lab robotics systems technologies tech software studio studios group bank university college school academy institute hospital clinic club cafe café bakery restaurant bar agency foundation society association council ministry press records airlines motors partners consulting'.split(
     ' ',
   ),
 );

@@ -63,8 +63,10 @@ export function findNames(text: string, tokens: readonly Token[], sentenceStart:
   const names: string[] = [];
   let run: Token[] = [];
   const flush = (): void => {
-    while (run.length > 0 && joiners.has(run[run.length - 1].normal)) run.pop();
-    if (run.length > 0) addName(names, normaliseName(text.slice(run[0].start, run[run.length - 1].end)));
+    while (run.length > 0 && joiners.has(run.at(-1)!.normal)) run.pop();
+    const [first] = run;
+    const last = run.at(-1);
+    if (first !== undefined && last !== undefined) addName(names, normaliseName(text.slice(first.start, last.end)));
     run = [];
   };
   const words = tokens.filter((token) => token.text !== '');
@@ -77,13 +79,13 @@ export function findNames(text: string, tokens: readonly Token[], sentenceStart:
     const isNameWord = capitalised && !notNames.has(bare) && (first ? tagged && !token.tags.has('Pronoun') : true);
     if (isNameWord || (acronym && !notNames.has(bare))) {
       run.push(token);
-    } else if (run.length > 0 && joiners.has(token.normal) && !joinsTwoPeople(token, run[run.length - 1], words[index + 1])) {
+    } else if (run.length > 0 && joiners.has(token.normal) && !joinsTwoPeople(token, run.at(-1)!, words[index + 1])) {
       run.push(token);
     } else {
       flush();
     }
     // Punctuation after a word ends a name, except the dot of a title ("Dr. Smith").
-    const after = text.slice(token.end, index + 1 < words.length ? words[index + 1].start : token.end + 1);
+    const after = text.slice(token.end, words[index + 1]?.start ?? token.end + 1);
     if (/[^\s'’-]/u.test(after) && !(after.trim() === '.' && titles.has(token.normal.replace(/\.$/, '')))) flush();
   });
   flush();

@@ -34,7 +34,7 @@ export function rewriteQuestion(content: string): QuestionRewrite | null {
 
 /** "a" or "an" before a singular noun phrase, nothing before a plural or counted one. */
 export function articleFor(phrase: string): string {
-  const head = phrase.split(',')[0].trim();
+  const head = (phrase.split(',')[0] ?? '').trim();
   const words = head.split(/\s+/);
   const first = words[0]?.toLowerCase() ?? '';
   const last = words[words.length - 1]?.toLowerCase() ?? '';

@@ -40,7 +40,7 @@ const FAVOURITE = new RegExp(`^${SUBJECT}(?:’s|'s) (?:favou?rite|favorite) ([a
 export function slotOf(text: string, about: readonly string[] = []): string | null {
   if (/\?$/.test(text)) return null;
   const favourite = FAVOURITE.exec(text);
-  if (favourite) return slotKey(favourite[1], `favourite-${favourite[2].replace(/^(?:book|novel)s?$/, 'book')}`, about);
+  if (favourite) return slotKey(favourite[1]!, `favourite-${favourite[2]!.replace(/^(?:book|novel)s?$/, 'book')}`, about);
   for (const [attribute, pattern] of PATTERNS) {
     const match = pattern.exec(text);
     if (!match) continue;

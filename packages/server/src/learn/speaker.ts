@@ -248,9 +248,9 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
   /** Puts the verb after a subject in the third person, past any adverbs in between. */
   const conjugateAfter = (index: number): void => {
     let next = index + 1;
-    while (next < words.length && next <= index + 3 && adverbs.has(words[next].lower) && adjacent(words, next)) next++;
-    if (next >= words.length || !adjacent(words, next)) return;
+    while (next < words.length && next <= index + 3 && adverbs.has(words[next]!.lower) && adjacent(words, next)) next++;
     const verb = words[next];
+    if (verb === undefined || !adjacent(words, next)) return;
     const replacement = thirdPerson(verb.text, { tags: context.tokenAt(verb.start)?.tags, past: context.past });
     if (replacement !== null) {
       edits.push({ start: verb.start, end: verb.end, text: replacement });
@@ -259,17 +259,18 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
   };
   const nextIsPastParticiple = (index: number): boolean => {
     let next = index + 1;
-    while (next < words.length && adverbs.has(words[next].lower)) next++;
-    const tags = next < words.length ? context.tokenAt(words[next].start)?.tags : undefined;
+    while (next < words.length && adverbs.has(words[next]!.lower)) next++;
+    const following = words[next];
+    const tags = following === undefined ? undefined : context.tokenAt(following.start)?.tags;
     return tags !== undefined && (tags.has('Participle') || (tags.has('PastTense') && !tags.has('Infinitive')));
   };
   /** "Have I…" -> "Has Ana…": the auxiliary takes the third person, the main verb stays. */
   const invertBefore = (index: number): boolean => {
-    if (index === 0 || !adjacent(words, index)) return false;
     const previous = words[index - 1];
+    if (previous === undefined || !adjacent(words, index)) return false;
     // Only an auxiliary that opens a clause asks a question ("Have you…", "What do you…"),
     // not one inside it ("lucky to have you").
-    const opensClause = index === 1 || !adjacent(words, index - 1) || questionOpeners.has(words[index - 2].lower);
+    const opensClause = index === 1 || !adjacent(words, index - 1) || questionOpeners.has(words[index - 2]!.lower);
     if (!opensClause) return false;
     if (otherAuxiliaries.has(previous.lower)) return true;
     if (!invertedAuxiliaries.has(previous.lower)) return false;
@@ -285,11 +286,11 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
    */
   const sharesSubject = (index: number): boolean => {
     if (index < 2 || !adjacent(words, index)) return false;
-    const joiner = words[index - 1].lower;
+    const joiner = words[index - 1]!.lower;
     if (joiner !== 'and' && joiner !== 'or') return false;
     if (!adjacent(words, index - 1)) return false;
     for (let before = index - 2; before >= 0; before--) {
-      if (context.tokenAt(words[before].start)?.tags.has('Verb') === true) return false;
+      if (context.tokenAt(words[before]!.start)?.tags.has('Verb') === true) return false;
       if (!adjacent(words, before)) return true;
     }
     return true;
@@ -363,7 +364,7 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
       switch (lower) {
         case 'you': {
           const next = words[index + 1];
-          const previous = index > 0 && adjacent(words, index) ? words[index - 1] : null;
+          const previous = index > 0 && adjacent(words, index) ? words[index - 1]! : null;
           if (next !== undefined && adjacent(words, index + 1) && leaveYouBefore.has(next.lower)) return;
           if (previous !== null && leaveYouAfter.has(previous.lower)) return;
           // "you know" and "you see" as fillers, before a pause or at the end ("I'll let you know." is not one).
@@ -420,7 +421,7 @@ export function possessive(name: string): string {
 
 /** A label such as "The user" reads "the user" inside a sentence; names keep their capitals. */
 export function nameAt(label: string, sentenceStart: boolean): string {
-  if (sentenceStart) return label[0].toUpperCase() + label.slice(1);
+  if (sentenceStart) return label.charAt(0).toUpperCase() + label.slice(1);
   return /^The\s/.test(label) ? `t${label.slice(1)}` : label;
 }
 
@@ -439,7 +440,8 @@ export function splitWords(text: string): Word[] {
 
 /** Whether only spaces separate a word from the one before it (no comma, dash or full stop). */
 function adjacent(words: readonly Word[], index: number): boolean {
-  return index > 0 && /^\s+$/.test(words[index].gapBefore);
+  const word = words[index];
+  return index > 0 && word !== undefined && /^\s+$/.test(word.gapBefore);
 }
 
 /** Adverbs that may open a sentence whose subject was left out ("Just got back…", "Really love it"). */
@@ -540,8 +542,8 @@ const subjectWords = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'that
  * then the opening gerund phrase is that verb's subject.
  */
 function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, context: SpeakerContext): boolean {
-  for (let index = from; index < words.length; index++) {
-    const word = words[index];
+  for (const [index, word] of words.entries()) {
+    if (index < from) continue;
     const tags = context.tokenAt(contentStart + word.start)?.tags;
     const finite =
       gerundSubjectVerbs.has(word.lower) ||
@@ -550,8 +552,8 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
         (tags.has('Copula') || (tags.has('PresentTense') && /s$/.test(word.lower) && !tags.has('Gerund'))));
     if (!finite) continue;
     let before = index - 1;
-    while (before >= from && adverbs.has(words[before].lower)) before--;
-    if (before < from || !subjectWords.has(words[before].lower)) return true;
+    while (before >= from && adverbs.has(words[before]!.lower)) before--;
+    if (before < from || !subjectWords.has(words[before]!.lower)) return true;
   }
   return false;
 }
@@ -625,25 +627,25 @@ export function fillDroppedSubject(
   context: SpeakerContext,
 ): Edit[] | null {
   const words = splitWords(sentence.slice(contentStart, contentEnd));
-  if (words.length < 2 || !/^["'“‘(]*$/u.test(words[0].gapBefore)) return null;
   const first = words[0];
+  if (first === undefined || words.length < 2 || !/^["'“‘(]*$/u.test(first.gapBefore)) return null;
   const at = (word: Word): { start: number; end: number } => ({ start: contentStart + word.start, end: contentStart + word.end });
   const name = nameAt(label, contentStart + first.start === 0);
-  const lowerFirst = first.text[0].toLowerCase() + first.text.slice(1);
+  const lowerFirst = first.text.charAt(0).toLowerCase() + first.text.slice(1);
   const fixed: Record<string, string> = { gonna: 'is going to', wanna: 'wants to', gotta: 'has to', been: 'has been' };
   let index = 0;
-  while (index < words.length - 1 && index < 2 && openingAdverbs.has(words[index].lower)) index++;
-  const verb = words[index];
+  while (index < words.length - 1 && index < 2 && openingAdverbs.has(words[index]!.lower)) index++;
+  const verb = words[index]!;
   // "Been thinking…" and "Been busy with the move" drop "I've"; "Been a long week" drops "it's".
   const state = (word: Word | undefined) => word !== undefined && (/ing$/.test(word.lower) || beenStates.has(word.lower));
   const fits =
     verb.lower !== 'been' || state(words[index + 1]) || (beenDegrees.has(words[index + 1]?.lower ?? '') && state(words[index + 2]));
-  if (verb.lower in fixed && fits) {
-    if (index === 0) return [{ ...at(first), text: `${name} ${fixed[verb.lower]}` }];
+  const fixedVerb = Object.hasOwn(fixed, verb.lower) ? fixed[verb.lower] : undefined;
+  if (fixedVerb !== undefined && fits) {
+    if (index === 0) return [{ ...at(first), text: `${name} ${fixedVerb}` }];
     // "Just gotta fix the gate" → "<speaker> just has to fix the gate"; "Just been painting" →
     // "<speaker> has just been helping": an auxiliary goes before the adverb.
-    const [auxiliary, rest] =
-      verb.lower === 'gonna' ? ['is ', 'going to'] : verb.lower === 'been' ? ['has ', 'been'] : ['', fixed[verb.lower]!];
+    const [auxiliary, rest] = verb.lower === 'gonna' ? ['is ', 'going to'] : verb.lower === 'been' ? ['has ', 'been'] : ['', fixedVerb];
     return [
       { ...at(first), text: `${name} ${auxiliary}${lowerFirst}` },
       { ...at(verb), text: rest },

@@ -8,8 +8,9 @@ export function tidyRepeatedPossessives(text: string, names: readonly string[]):
   const mentioned = [
     ...new Set(names.filter((name) => name !== '' && new RegExp(`(?:^|[^\\p{L}])${escape(name)}(?![\\p{L}])`, 'iu').test(text))),
   ];
-  if (mentioned.length !== 1) return text;
-  const name = escape(mentioned[0]);
+  const [only] = mentioned;
+  if (only === undefined || mentioned.length !== 1) return text;
+  const name = escape(only);
   const first = new RegExp(`(?:^|[^\\p{L}])${name}(?![\\p{L}])`, 'iu').exec(text);
   if (!first) return text;
   const cut = first.index + first[0].length;

@@ -30,13 +30,13 @@ describe('scoreHits', () => {
     // lexeme 0 ("priya") is in every memory; lexeme 1 ("adoption") in one.
     const hits = [hit(1, [3, 0]), hit(2, [0, 3]), hit(3, [3, 0]), hit(4, [3, 0])];
     const [best] = scoreHits(hits, 4, [word([0]), word([1])], 2, { names: [], when: false });
-    expect(best.hit.id).toBe(2);
+    expect(best?.hit.id).toBe(2);
   });
 
   it("weighs a speaker's remark about something else a little below a memory saying the same", () => {
     const [first, second] = scoreHits([hit(1, [3], { reported: true }), hit(2, [3])], 10, [word([0])], 1, { names: [], when: false });
-    expect(first.hit.id).toBe(2);
-    expect(second.score).toBeCloseTo(first.score * 0.9, 6);
+    expect(first?.hit.id).toBe(2);
+    expect(second?.score).toBeCloseTo(first!.score * 0.9, 6);
   });
 
   it('counts a word in the fact above the same word in its message or the message before', () => {
@@ -48,9 +48,9 @@ describe('scoreHits', () => {
   it('counts a synonym for less than the word itself, and prefers dated memories when asked when', () => {
     const synonym = scoreHits([hit(1, [3, 0]), hit(2, [0, 3])], 10, [word([0], [1])], 2, { names: [], when: false });
     expect(synonym.map((item) => item.hit.id)).toEqual([1, 2]);
-    expect(synonym[1].score).toBeGreaterThan(0);
+    expect(synonym[1]?.score).toBeGreaterThan(0);
     const dated = scoreHits([hit(1, [3]), hit(2, [3], { dated: true })], 10, [word([0])], 1, { names: [], when: true });
-    expect(dated[0].hit.id).toBe(2);
+    expect(dated[0]?.hit.id).toBe(2);
   });
 });
 
@@ -60,8 +60,8 @@ describe('broader words', () => {
     const asked = [word([0], [], [1])];
     const order = scoreHits([hit(1, [0, 3]), hit(2, [3, 0]), hit(3, [0, 0])], 10, asked, 2, { names: [], when: false });
     expect(order.map((item) => item.hit.id)).toEqual([2, 1, 3]);
-    expect(order[1].score).toBeGreaterThan(0);
-    expect(order[1].direct).toBe(0);
+    expect(order[1]?.score).toBeGreaterThan(0);
+    expect(order[1]?.direct).toBe(0);
   });
 });
 
@@ -105,9 +105,9 @@ describe('judge', () => {
   it('lets a memory in a slot answer a question about that slot in other words', () => {
     const asked = [word([0]), { ...word([1]), attribute: 'home' }];
     const [moved] = scoreHits([hit(1, [3, 0], { slot: 'omar|home' })], 1, asked, 2, { names: [], when: false });
-    expect(moved.direct).toBe(1);
+    expect(moved?.direct).toBe(1);
     const [other] = scoreHits([hit(1, [3, 0], { slot: 'omar|work' })], 1, asked, 2, { names: [], when: false });
-    expect(other.direct).toBeLessThan(0.5);
+    expect(other?.direct).toBeLessThan(0.5);
   });
 });
 

@@ -78,12 +78,14 @@ export interface QueryWord {
 
 /** Question words that ask for a slot's value (see learn/slots.ts). */
 export const ATTRIBUTE_WORDS: Record<string, string> = Object.fromEntries(
-  [
-    ['home', 'live lives living home house reside resides based moved move'],
-    ['work', 'work works working job jobs employer employed occupation profession'],
-    ['partner', 'married marriage partner wife husband girlfriend boyfriend dating single relationship spouse engaged'],
-    ['age', 'age old'],
-  ].flatMap(([attribute, words]) => words.split(' ').map((word) => [word, attribute])),
+  (
+    [
+      ['home', 'live lives living home house reside resides based moved move'],
+      ['work', 'work works working job jobs employer employed occupation profession'],
+      ['partner', 'married marriage partner wife husband girlfriend boyfriend dating single relationship spouse engaged'],
+      ['age', 'age old'],
+    ] satisfies [string, string][]
+  ).flatMap(([attribute, words]) => words.split(' ').map((word) => [word, attribute])),
 );
 
 /**
@@ -137,16 +139,19 @@ export async function recall(
   const words: QueryWord[] = [];
   let cursor = terms.length;
   terms.forEach((term, index) => {
-    const own = lexemeLists[index].map(position);
-    const relatedLists = lexemeLists.slice(cursor, cursor + related[index].length).flat();
+    // One lexeme list per term, then one per related word (lexemesAndVersion keeps the order).
+    const ownLexemes = lexemeLists[index] ?? [];
+    const relatedCount = related[index]?.length ?? 0;
+    const own = ownLexemes.map(position);
+    const relatedLists = lexemeLists.slice(cursor, cursor + relatedCount).flat();
     const relatedLexemes = relatedLists.map(position);
-    cursor += related[index].length;
+    cursor += relatedCount;
     if (own.length) {
       const name = names.includes(term);
-      const broader = name ? [] : lexemeLists[index].map((lexeme) => position(BROADER_MARK + lexeme));
+      const broader = name ? [] : ownLexemes.map((lexeme) => position(BROADER_MARK + lexeme));
       const relatedBroader = name
         ? []
-        : relatedLists.filter((lexeme) => !lexemeLists[index].includes(lexeme)).map((lexeme) => position(BROADER_MARK + lexeme));
+        : relatedLists.filter((lexeme) => !ownLexemes.includes(lexeme)).map((lexeme) => position(BROADER_MARK + lexeme));
       words.push({
         own,
         related: relatedLexemes.filter((lexeme) => !own.includes(lexeme)),
@@ -334,14 +339,16 @@ export function scoreHits(
 ): Scored[] {
   const documents = Math.max(total, hits.length);
   const frequency = new Array<number>(lexemeCount).fill(0);
-  for (const hit of hits) hit.levels.forEach((level, index) => level > 0 && (frequency[index] += 1));
-  known.forEach((count, index) => count !== undefined && (frequency[index] = Math.max(frequency[index], count)));
+  for (const hit of hits) hit.levels.forEach((level, index) => level > 0 && (frequency[index] = (frequency[index] ?? 0) + 1));
+  known.forEach((count, index) => count !== undefined && (frequency[index] = Math.max(frequency[index] ?? 0, count)));
   const idf = frequency.map((count) => Math.log(1 + (documents - count + 0.5) / (count + 0.5)));
+  /** A lexeme's rarity; every lexeme of the question's words is below lexemeCount. */
+  const idfOf = (lexeme: number) => idf[lexeme]!;
   const rarest = Math.log(1 + (documents + 0.5) / 0.5);
   const weights = words.map((word) => {
-    const seen = word.own.filter((lexeme) => frequency[lexeme] > 0);
+    const seen = word.own.filter((lexeme) => (frequency[lexeme] ?? 0) > 0);
     if (!seen.length) return rarest * UNSEEN_WEIGHT;
-    return Math.max(...seen.map((lexeme) => idf[lexeme]));
+    return Math.max(...seen.map(idfOf));
   });
   const sum = weights.reduce((left, right) => left + right, 0);
   // What a memory naming a kind of a word (or of its related words) scores for it, each class no more than its own rarity.
@@ -349,7 +356,7 @@ export function scoreHits(
     [
       ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
       ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const),
-    ].map(([lexeme, weight]) => [lexeme, weight * Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9))] as const),
+    ].map(([lexeme, weight]) => [lexeme, weight * Math.min(1, idfOf(lexeme) / Math.max(weights[index]!, 1e-9))] as const),
   );
   const newest = Math.max(...hits.map((hit) => hit.created_at));
   const oldest = Math.min(...hits.map((hit) => hit.created_at));
@@ -357,19 +364,23 @@ export function scoreHits(
   const scored = hits.map((hit) => {
     let covered = 0;
     let ownWords = 0;
+    /** The weight of the level a lexeme is found at in this memory (0: not found). */
+    const levelWeight = (lexeme: number) => LEVEL_WEIGHT[hit.levels[lexeme] ?? 0] ?? 0;
     words.forEach((word, index) => {
+      // weights and classMatches have one entry per word.
+      const weight = weights[index]!;
       let match = 0;
-      for (const lexeme of word.own) match = Math.max(match, LEVEL_WEIGHT[hit.levels[lexeme]]);
+      for (const lexeme of word.own) match = Math.max(match, levelWeight(lexeme));
       const inSlot = word.attribute !== undefined && hit.slot !== null && hit.slot.endsWith(`|${word.attribute}`);
       if (inSlot) match = 1;
-      if (inSlot || word.own.some((lexeme) => hit.levels[lexeme] === 3)) ownWords += weights[index];
-      for (const [lexeme, value] of classMatches[index]) if (hit.levels[lexeme]) match = Math.max(match, value);
+      if (inSlot || word.own.some((lexeme) => hit.levels[lexeme] === 3)) ownWords += weight;
+      for (const [lexeme, value] of classMatches[index]!) if (hit.levels[lexeme]) match = Math.max(match, value);
       for (const lexeme of word.related) {
         // A related word counts by its own rarity too: "go" for "moved" is worth little.
-        const share = Math.min(1, idf[lexeme] / Math.max(weights[index], 1e-9));
-        match = Math.max(match, RELATED_WEIGHT * share * LEVEL_WEIGHT[hit.levels[lexeme]]);
+        const share = Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9));
+        match = Math.max(match, RELATED_WEIGHT * share * levelWeight(lexeme));
       }
-      covered += weights[index] * match;
+      covered += weight * match;
     });
     const coverage = sum > 0 ? covered / sum : 0;
     const direct = sum > 0 ? ownWords / sum : 0;

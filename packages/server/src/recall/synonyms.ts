@@ -115,7 +115,8 @@ function wordsOf(part: PartOfSpeech, offset: number, lemma: string): string[] {
   cursor += 1;
   for (let index = 0; index < pointers; index++, cursor += 4) {
     const [symbol, target, targetPart, sourceTarget] = fields.slice(cursor, cursor + 4);
-    if (symbol !== '+' || lemmaNumber === 0 || parseInt(sourceTarget.slice(0, 2), 16) !== lemmaNumber) continue;
+    if (symbol !== '+' || target === undefined || targetPart === undefined || sourceTarget === undefined) continue;
+    if (lemmaNumber === 0 || parseInt(sourceTarget.slice(0, 2), 16) !== lemmaNumber) continue;
     const targetWords = readSynset(partFromLetter(targetPart), Number(target)).split(' ');
     const word = targetWords[4 + (parseInt(sourceTarget.slice(2), 16) - 1) * 2];
     if (word) words.push(word.replace(/\(.*\)$/, '').toLowerCase());
@@ -319,7 +320,7 @@ export function placesAround(name: string): string[] {
           if (outer[1] !== LOCATIONS) continue;
           // Its name when one word ("Florida"; "United States" would add "united" to the memory).
           const [named] = synsetWords(outer);
-          if (!named.includes('_')) around.push(named.toLowerCase());
+          if (named !== undefined && !named.includes('_')) around.push(named.toLowerCase());
           around.push(...classHeads(pointersOf(outer, ['@i']), () => true, 1));
           next.push(outer);
         }
@@ -370,7 +371,7 @@ function classHeads(start: number[], keep: (head: string, depth: number) => bool
         if (head.length > 2 && !heads.includes(head) && keep(head, depth)) {
           heads.push(head);
           // The nearest class of two words names it with both: "martial art", "water sport".
-          const modifier = parts.length === 2 && depth === 0 ? parts[0] : '';
+          const modifier = parts.length === 2 && depth === 0 ? parts[0]! : '';
           if (modifier.length > 3 && !heads.includes(modifier) && keep(modifier, depth)) heads.push(modifier);
         }
       }
@@ -383,18 +384,18 @@ function classHeads(start: number[], keep: (head: string, depth: number) => bool
 
 /** A synset's words as spelled in the data file ("Spain", "graphic_art"), markers dropped. */
 function synsetWords(fields: string[]): string[] {
-  const count = parseInt(fields[3], 16);
-  return Array.from({ length: count }, (_, index) => fields[4 + index * 2].replace(/\(.*\)$/, ''));
+  const count = parseInt(fields[3] ?? '', 16);
+  return Array.from({ length: count }, (_, index) => (fields[4 + index * 2] ?? '').replace(/\(.*\)$/, ''));
 }
 
 /** The synsets a synset's pointers of the given kinds lead to. */
 function pointersOf(fields: string[], symbols: string[]): number[] {
-  let cursor = 4 + parseInt(fields[3], 16) * 2;
+  let cursor = 4 + parseInt(fields[3] ?? '', 16) * 2;
   const pointers = Number(fields[cursor]);
   cursor += 1;
   const found: number[] = [];
   for (let index = 0; index < pointers; index++, cursor += 4) {
-    if (symbols.includes(fields[cursor])) found.push(Number(fields[cursor + 1]));
+    if (symbols.includes(fields[cursor] ?? '')) found.push(Number(fields[cursor + 1]));
   }
   return found;
 }

@@ -48,7 +48,7 @@ describe('readMessages', () => {
 
   it('treats a blank name as no name and an unreadable time as none', () => {
     const [message] = readMessages([{ role: 'user', content: 'hi', name: '  ', at: 'not a date' }]);
-    expect(message.name).toBeNull();
-    expect(message.at).toBeNull();
+    expect(message?.name).toBeNull();
+    expect(message?.at).toBeNull();
   });
 });

@@ -71,10 +71,10 @@ export function splitSentences(text: string): Segment[] {
   };
   let index = 0;
   while (index < text.length) {
-    const character = text[index];
+    const character = text.charAt(index);
     if (character === '\n') {
       const lineStart = nextNonSpace(text, index + 1);
-      const startsLower = lineStart < text.length && /\p{Ll}/u.test(text[lineStart]);
+      const startsLower = lineStart < text.length && /\p{Ll}/u.test(text.charAt(lineStart));
       const blankLine = /\n[^\S\n]*\n/.test(text.slice(index, lineStart + 1));
       if (!startsLower || blankLine) cut(index, index + 1);
       index++;
@@ -86,16 +86,16 @@ export function splitSentences(text: string): Segment[] {
       if (emoji !== null) {
         const end = index + emoji[0].length;
         const next = nextNonSpace(text, end);
-        if (next > end && (next >= text.length || /[\p{Lu}\p{N}]/u.test(text[next]))) cut(end, end);
+        if (next > end && (next >= text.length || /[\p{Lu}\p{N}]/u.test(text.charAt(next)))) cut(end, end);
         index = end;
         continue;
       }
     }
     if (character === '.' || character === '!' || character === '?' || character === '…') {
       let end = index + 1;
-      while (end < text.length && '.!?…'.includes(text[end])) end++;
-      while (end < text.length && closing.includes(text[end])) end++;
-      if (end < text.length && !/\s/.test(text[end])) {
+      while (end < text.length && '.!?…'.includes(text.charAt(end))) end++;
+      while (end < text.length && closing.includes(text.charAt(end))) end++;
+      if (end < text.length && !/\s/.test(text.charAt(end))) {
         index = end;
         continue;
       }
@@ -113,7 +113,7 @@ export function splitSentences(text: string): Segment[] {
 function endsSentence(text: string, sentenceStart: number, punctuation: number, end: number, next: number): boolean {
   if (next >= text.length) return true;
   const marks = text.slice(punctuation, end);
-  const following = text[next];
+  const following = text.charAt(next);
   // After ! or ? chat text often carries on in lower case ("Wow! that's great"); after a dot
   // a lower-case word means an abbreviation or an ellipsis inside a sentence.
   if (/\p{Ll}/u.test(following)) return !marks.startsWith('.') && !marks.startsWith('…');
@@ -129,21 +129,21 @@ function endsSentence(text: string, sentenceStart: number, punctuation: number, 
 
 function wordBefore(text: string, position: number): string {
   let start = position;
-  while (start > 0 && /[\p{L}\p{N}.]/u.test(text[start - 1])) start--;
+  while (start > 0 && /[\p{L}\p{N}.]/u.test(text.charAt(start - 1))) start--;
   return text.slice(start, position).replace(/^\.+/, '');
 }
 
 function nextNonSpace(text: string, from: number): number {
   let index = from;
-  while (index < text.length && /\s/.test(text[index])) index++;
+  while (index < text.length && /\s/.test(text.charAt(index))) index++;
   return index;
 }
 
 function pushSegment(segments: Segment[], text: string, from: number, to: number): void {
   let start = from;
   let end = to;
-  while (start < end && /\s/.test(text[start])) start++;
-  while (end > start && /\s/.test(text[end - 1])) end--;
+  while (start < end && /\s/.test(text.charAt(start))) start++;
+  while (end > start && /\s/.test(text.charAt(end - 1))) end--;
   const marker = leadingMarker.exec(text.slice(start, end));
   if (marker !== null && marker[0].length < end - start) start += marker[0].length;
   // A piece with no letter or digit (a stray bullet, an emoji) is not a sentence.

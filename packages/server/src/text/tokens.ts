@@ -61,12 +61,14 @@ export function tokensWithin(tokens: readonly Token[], start: number, end: numbe
   let high = tokens.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (tokens[middle].start < start) low = middle + 1;
+    if (tokens[middle]!.start < start) low = middle + 1;
     else high = middle;
   }
   const within: Token[] = [];
-  for (let index = low; index < tokens.length && tokens[index].start < end; index++) {
-    if (tokens[index].end <= end) within.push(tokens[index]);
+  for (let index = low; index < tokens.length; index++) {
+    const token = tokens[index]!;
+    if (token.start >= end) break;
+    if (token.end <= end) within.push(token);
   }
   return within;
 }

@@ -12,7 +12,7 @@ describe('learning: merging and updating', () => {
     const second = await saveAndLearn(space, { text: 'Priya works as a marine biologist in Cork.' });
     const memories = await memoriesOf(space);
     expect(memories.filter((memory) => /marine biologist/.test(memory.text))).toHaveLength(1);
-    const detail = await call('GET', `/v1/memories/${memories[0].id}`, { space });
+    const detail = await call('GET', `/v1/memories/${memories[0]?.id}`, { space });
     expect(detail.body.history.map((event: { event: string }) => event.event)).toEqual(['learned', 'linked']);
     expect(detail.body.history[1].source_id).toBe(second.id);
   });
@@ -21,6 +21,7 @@ describe('learning: merging and updating', () => {
     const space = freshSpace();
     await saveAndLearn(space, { messages: [{ role: 'user', name: 'Omar', content: 'I live in Lisbon.', at: '2026-03-01T10:00:00Z' }] });
     const [lisbon] = await memoriesOf(space);
+    if (lisbon === undefined) throw new Error('no memory learned');
     expect(lisbon.text).toBe('Omar lives in Lisbon.');
     await saveAndLearn(space, {
       messages: [{ role: 'user', name: 'Omar', content: 'I moved to Berlin last month.', at: '2026-06-10T10:00:00Z' }],
@@ -32,9 +33,9 @@ describe('learning: merging and updating', () => {
     expect(old.body.memory.status).toBe('replaced');
     expect(old.body.history.map((event: { event: string; memory_id?: number }) => [event.event, event.memory_id ?? null])).toEqual([
       ['learned', null],
-      ['replaced', current[0].id],
+      ['replaced', current[0]?.id],
     ]);
-    const now = await call('GET', `/v1/memories/${current[0].id}`, { space });
+    const now = await call('GET', `/v1/memories/${current[0]?.id}`, { space });
     expect(now.body.history.map((event: { event: string }) => event.event)).toEqual(['learned', 'replaces']);
     expect(now.body.history[1].memory_id).toBe(lisbon.id);
 
@@ -57,7 +58,7 @@ describe('learning: merging and updating', () => {
     const current = await memoriesOf(space);
     expect(current.map((memory) => memory.text)).toEqual([expect.stringMatching(/^Omar moved to Berlin/)]);
     const found = await call('POST', '/v1/search', { body: { q: 'Where does Omar live?', space } });
-    expect(found.body.memories.map((memory: { text: string }) => memory.text)).toEqual([current[0].text]);
+    expect(found.body.memories.map((memory: { text: string }) => memory.text)).toEqual([current[0]?.text]);
   });
 
   it('does not let an older fact replace a newer one', async () => {
