@@ -60,7 +60,7 @@ describe('resolveDates', () => {
       ['I am sore from yesterday evening.', 'I am sore from the evening of 21 November 2026.'],
       ['I am sore from last night.', 'I am sore from the night of 21 November 2026.'],
       ['I am free tomorrow afternoon.', 'I am free on the afternoon of 23 November 2026.'],
-    ]) {
+    ] as const) {
       expect(resolve(sentence, 'present'), sentence).toBe(written);
     }
     // A part of the day tied to no day is a habit: no date is added.
