@@ -12,8 +12,8 @@ import { startNode } from './server.js';
 import { createAccount, createAccountKey, listAccountKeys, listAccounts, revokeAccountKey } from './store/account-repository.js';
 import { openStore } from './store/database.js';
 import { migrate } from './store/migrations.js';
+import { describeRestore, runExport, runMigrateStore, runRestore } from './store/transfer/commands.js';
 import { setExtra, setPlan } from './store/usage-repository.js';
-import { describeRestore, runExport, runMigrateStore, runRestore } from './transfer/commands.js';
 
 const USAGE = `engram: per-user long-term memory for AI apps
 

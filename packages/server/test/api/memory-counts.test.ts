@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/store/database.js';
 import { addSource } from '../../src/store/source-repository.js';
+import { checkLines, reserveIds, restoreLines } from '../../src/store/transfer/index.js';
 import { releaseWaiting } from '../../src/store/usage-repository.js';
-import { checkLines, reserveIds, restoreLines } from '../../src/transfer/index.js';
 import { openOwnStore, startOwnServer } from '../setup/own-server.js';
 import { call as callWith, freshSpace } from './helpers.js';
 

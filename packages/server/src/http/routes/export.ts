@@ -2,7 +2,7 @@ import { SpaceSchema } from '@engram/protocol';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { stream } from 'hono/streaming';
 import { z } from 'zod';
-import { exportLines, NoSuchSpaceError } from '../../transfer/export-lines.js';
+import { exportLines, NoSuchSpaceError } from '../../store/transfer/export-lines.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { HttpError } from '../errors.js';
 import { errorResponses, notFoundResponse } from '../openapi.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../store/database.js';
-import type { Scope } from '../../store/scope.js';
+import type { Db } from '../../database.js';
+import type { Scope } from '../../scope.js';
 import { keysetRows } from '../record-kind.js';
 
 /** Rows of these tables read at once; each is a sentence or two (a health run holds its few questions). */

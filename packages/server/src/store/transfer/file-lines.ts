@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Db } from '../store/database.js';
+import type { Db } from '../database.js';
 import type { RestoreOptions, RestoreSummary } from './restore-lines.js';
 import { checkLines, reserveIds, restoreLines } from './restore-lines.js';
 

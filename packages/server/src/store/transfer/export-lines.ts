@@ -1,4 +1,4 @@
-import type { Db } from '../store/database.js';
+import type { Db } from '../database.js';
 import type { ExportLine } from './format.js';
 import { EXPORT_FORMAT, FORMAT_VERSION } from './format.js';
 import { RECORD_KINDS } from './registry.js';

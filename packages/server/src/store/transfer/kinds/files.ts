@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Db } from '../../store/database.js';
-import type { Scope } from '../../store/scope.js';
+import type { Db } from '../../database.js';
+import type { Scope } from '../../scope.js';
 import { iso } from '../format.js';
 import type { RecordKind } from '../record-kind.js';
 import { keysetRows, sizedBatches } from '../record-kind.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../store/database.js';
+import type { Db } from '../database.js';
 import { exportLines } from './export-lines.js';
 import type { RestoreSummary } from './restore-lines.js';
 import { highestIdsOf, reserveIds, restoreLines } from './restore-lines.js';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../store/database.js';
-import type { Scope } from '../store/scope.js';
-import { ensureSpace } from '../store/source-repository.js';
+import type { Db } from '../database.js';
+import type { Scope } from '../scope.js';
+import { ensureSpace } from '../source-repository.js';
 import { FORMAT_VERSION, RestoreError } from './format.js';
 import { IdMap } from './id-map.js';
 import type { RecordKind, RestoreContext } from './record-kind.js';

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import type { Config } from '../config.js';
-import type { Store } from '../store/database.js';
-import { openStore } from '../store/database.js';
-import { migrate } from '../store/migrations.js';
+import type { Config } from '../../config.js';
+import type { Store } from '../database.js';
+import { openStore } from '../database.js';
+import { migrate } from '../migrations.js';
 import { exportLines } from './export-lines.js';
 import { restoreFile } from './file-lines.js';
 import { RestoreError } from './format.js';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Db, Row } from '../../store/database.js';
-import { countMemoriesOf } from '../../store/memory-counts.js';
-import type { Scope } from '../../store/scope.js';
+import type { Db, Row } from '../../database.js';
+import { countMemoriesOf } from '../../memory-counts.js';
+import type { Scope } from '../../scope.js';
 import { iso } from '../format.js';
 import type { RecordKind } from '../record-kind.js';
 import { keysetRows } from '../record-kind.js';

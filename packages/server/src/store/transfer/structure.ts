@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import type { Db } from '../store/database.js';
+import type { Db } from '../database.js';
 import { EXPORT_FORMAT, iso } from './format.js';
 
 const timestamp = z.string().min(1).max(40);

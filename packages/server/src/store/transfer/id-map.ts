@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../store/database.js';
-import { newSourceId } from '../store/ids.js';
-import type { Scope } from '../store/scope.js';
+import type { Db } from '../database.js';
+import { newSourceId } from '../ids.js';
+import type { Scope } from '../scope.js';
 
 /** A kind of record whose ids are global in a store: who holds an id, and how a new id is made. */
 export interface IdKind {

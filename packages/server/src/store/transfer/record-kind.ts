@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { Db } from '../store/database.js';
-import type { Scope } from '../store/scope.js';
+import type { Db } from '../database.js';
+import type { Scope } from '../scope.js';
 import type { IdMap } from './id-map.js';
 
 /** What restoring a line has at hand. */
