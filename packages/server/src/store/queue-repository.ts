@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../store/database.js';
+import type { Db, Row } from './database.js';
 
 /** A claimed learning job. */
 export interface Job {
@@ -35,7 +35,11 @@ const LOST_WORKER = 'The worker learning this source stopped before it finished'
 export async function claimJob(db: Db, workerId: string, leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<Job | null> {
   for (;;) {
     const claimed = await db.transaction().execute(async (transaction) => {
-      const { rows } = await sql<any>`
+      const { rows } = await sql<
+        Pick<Row<'jobs'>, 'id' | 'account_id' | 'space' | 'source_id' | 'attempts' | 'max_attempts' | 'last_error'> & {
+          taken_over: boolean;
+        }
+      >`
         update jobs j set locked_at = now(), locked_by = ${workerId}, attempts = j.attempts + 1,
           locked_until = now() + make_interval(secs => ${leaseSeconds}),
           last_error = case when j.locked_at is not null then ${LOST_WORKER} else j.last_error end

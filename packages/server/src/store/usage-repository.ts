@@ -2,7 +2,7 @@ import type { Plan } from '@engram/protocol';
 import type { RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { KeyRecord } from './account-repository.js';
-import type { Db } from './database.js';
+import type { Db, Row } from './database.js';
 import type { Scope } from './scope.js';
 
 /** An account's plan settings, as stored. */
@@ -86,11 +86,30 @@ const usageLaterals = (periodStart: Date, share: RawBuilder<unknown>) => sql`
       coalesce(sum(greatest(tokens, 100)) filter (where space = ${share}), 0)::bigint as space_waiting
     from sources where account_id = a.id and status = 'waiting') w`;
 
+/** The columns `usageLaterals` adds to a row: sums, read as numbers or (bigint) as text. */
+type UsageColumns = Record<
+  | 'learned'
+  | 'answers'
+  | 'space_learned'
+  | 'space_answers'
+  | 'model_in'
+  | 'model_out'
+  | 'space_model_in'
+  | 'space_model_out'
+  | 'waiting'
+  | 'space_waiting',
+  number | string
+>;
+
+/** An account's plan columns beside `usageLaterals`. */
+type AccountUsageRow = { account_id: number } & Pick<Row<'accounts'>, 'plan' | 'trial_ends_at' | 'extra_on' | 'extra_cap_usd'> &
+  UsageColumns;
+
 /** An account's plan and usage from a row of `usageLaterals` beside the account's columns. */
-function snapshotOf(row: any, space: string | null): UsageSnapshot {
-  const account = {
+function snapshotOf(row: AccountUsageRow, space: string | null): UsageSnapshot {
+  const account: AccountPlan = {
     id: row.account_id,
-    plan: row.plan,
+    plan: row.plan as Plan,
     trialEndsAt: row.trial_ends_at,
     extraOn: row.extra_on,
     extraCapUsd: Number(row.extra_cap_usd),
@@ -127,7 +146,7 @@ export interface UsageSnapshot {
  * is given, in one round trip (the usage headers of every answer read them).
  */
 export async function usageSnapshot(db: Db, accountId: number, periodStart: Date, space: string | null): Promise<UsageSnapshot | null> {
-  const { rows } = await sql<any>`
+  const { rows } = await sql<AccountUsageRow>`
     select a.id as account_id, a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd, u.*, w.*
     from accounts a, ${usageLaterals(periodStart, sql`${space ?? ''}`)}
     where a.id = ${accountId}`.execute(db);
@@ -150,7 +169,12 @@ export interface Admission {
  * processes) and the account's usage for the period starting `periodStart`. Null for no such key.
  */
 export async function admitCall(db: Db, hash: string, now: Date, periodStart: Date): Promise<Admission | null> {
-  const { rows } = await sql<any>`
+  /** The key's columns; the count and the account's columns are null for a key refused. */
+  type AdmissionRow = Pick<Row<'api_keys'>, 'id' | 'account_id' | 'space' | 'rpm' | 'expires_at' | 'revoked_at' | 'last_used_at'> & {
+    count: number | null;
+    left: number | null;
+  } & Omit<AccountUsageRow, 'account_id' | 'plan'> & { plan: string | null };
+  const { rows } = await sql<AdmissionRow>`
     with k as (
       select id, account_id, space, rpm, expires_at, revoked_at, last_used_at from api_keys where hash = ${hash}),
     valid as (
@@ -179,7 +203,8 @@ export async function admitCall(db: Db, hash: string, now: Date, periodStart: Da
     lastUsedAt: row.last_used_at,
   };
   if (row.count === null) return { key, rate: null, usage: null };
-  return { key, rate: { count: row.count, left: row.left }, usage: row.plan === null ? null : snapshotOf(row, row.space) };
+  const { plan } = row;
+  return { key, rate: { count: row.count, left: row.left ?? 0 }, usage: plan === null ? null : snapshotOf({ ...row, plan }, row.space) };
 }
 
 /** Accounts holding sources that wait for the plan to allow learning. */
