@@ -1,7 +1,7 @@
 import { runDueHealthChecks } from '../brief/health.js';
 import type { Config } from '../config.js';
 import { releaseAllWaiting } from '../meter/metering.js';
-import { cleanUp } from '../store/housekeeping-repository.js';
+import { cleanUp, keepStatistics } from '../store/housekeeping-repository.js';
 import type { PeriodicJob } from './periodic.js';
 
 export { cleanUp, IDEMPOTENCY_HOURS } from '../store/housekeeping-repository.js';
@@ -9,10 +9,14 @@ export { cleanUp, IDEMPOTENCY_HOURS } from '../store/housekeeping-repository.js'
 /**
  * The periodic jobs every Engram runs, once per cluster: the usage roll-over (sources that
  * waited for the plan are queued when a new period or extra learning allows them; old rate
- * counters are swept), the hourly clean-up, and the nightly memory test.
+ * counters are swept), the hourly clean-up, the nightly memory test, and on the embedded store,
+ * which has no autovacuum, the planner's statistics kept as autovacuum would keep them.
  */
-export function housekeepingJobs(config: Pick<Config, 'rolloverMs'>): PeriodicJob[] {
+export function housekeepingJobs(config: Pick<Config, 'rolloverMs' | 'databaseUrl'>): PeriodicJob[] {
   return [
+    ...(config.databaseUrl
+      ? []
+      : [{ name: 'embedded-statistics', everyMs: 60_000, run: ({ db }) => keepStatistics(db) } satisfies PeriodicJob]),
     { name: 'usage-roll-over', everyMs: config.rolloverMs, run: ({ db, config, now }) => releaseAllWaiting({ db, config, now }) },
     { name: 'clean-up', everyMs: 60 * 60_000, run: ({ db }) => cleanUp(db) },
     // Each space's nightly test is claimed by a row of its own (brief/health.ts): looking every minute runs it once a night.

@@ -22,3 +22,35 @@ export async function cleanUp(db: Db): Promise<{ idempotencyKeys: number; period
     memoryChanges: Number(changes.numAffectedRows ?? 0),
   };
 }
+
+/**
+ * PostgreSQL's autovacuum thresholds: a table is analyzed once this many rows plus this share of
+ * its rows changed since its last ANALYZE, and vacuumed once as many rows plus twice the share
+ * are dead.
+ */
+const ANALYZE_BASE_ROWS = 50;
+const ANALYZE_SHARE = 0.1;
+const VACUUM_SHARE = 0.2;
+
+/**
+ * What autovacuum does on PostgreSQL, for the embedded store, which has no autovacuum (PGlite runs
+ * no background workers): ANALYZE each table whose rows changed by more than 50 + 10 % since its
+ * last ANALYZE, and VACUUM one with more than 50 + 20 % dead rows. Without statistics the planner
+ * guesses sizes, and at 100k memories a space its guesses made learning's statements read whole
+ * tables. Returns the tables it analyzed.
+ */
+export async function keepStatistics(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ table: string; analyze: boolean; vacuum: boolean }>`
+    select relname as table,
+      n_mod_since_analyze > ${ANALYZE_BASE_ROWS}::float8 + ${ANALYZE_SHARE}::float8 * n_live_tup as analyze,
+      n_dead_tup > ${ANALYZE_BASE_ROWS}::float8 + ${VACUUM_SHARE}::float8 * n_live_tup as vacuum
+    from pg_stat_user_tables where schemaname = 'public'
+    order by relname`.execute(db);
+  const analyzed: string[] = [];
+  for (const row of rows) {
+    if (!row.analyze && !row.vacuum) continue;
+    await sql`${sql.raw(row.vacuum ? 'vacuum (analyze)' : 'analyze')} ${sql.table(row.table)}`.execute(db);
+    analyzed.push(row.table);
+  }
+  return analyzed;
+}

@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from './database.js';
+import { keepStatistics } from './housekeeping-repository.js';
+import { migrate } from './migrations.js';
+
+describe('keepStatistics (the embedded store has no autovacuum)', () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ databaseUrl: null, dataDir: 'memory://' });
+    await migrate(store.db);
+    await keepStatistics(store.db);
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  // A backend reports what it changed to the statistics at most once a second, when it next goes idle.
+  const reported = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await sql`select 1`.execute(store.db);
+  };
+  const statsOf = async (table: string) => {
+    const { rows } = await sql<{ analyzed: boolean; dead: number }>`
+      select last_analyze is not null as analyzed, n_dead_tup::int as dead from pg_stat_user_tables where relname = ${table}`.execute(
+      store.db,
+    );
+    return rows[0];
+  };
+
+  it('analyzes a table once enough of it changed, as autovacuum would, and leaves it until it changes again', async () => {
+    // A few rows are below the threshold (50 + 10 % of the table).
+    await sql`insert into periodic_runs (name, slot, owner) select 'few', g::text, 'test' from generate_series(1, 20) g`.execute(store.db);
+    await reported();
+    expect(await keepStatistics(store.db)).toEqual([]);
+    await sql`insert into periodic_runs (name, slot, owner) select 'many', g::text, 'test' from generate_series(1, 200) g`.execute(
+      store.db,
+    );
+    await reported();
+    expect(await keepStatistics(store.db)).toEqual(['periodic_runs']);
+    expect(await statsOf('periodic_runs')).toMatchObject({ analyzed: true });
+    expect(await keepStatistics(store.db)).toEqual([]);
+  });
+
+  it('vacuums a table with many dead rows', async () => {
+    await sql`delete from periodic_runs where name = 'many'`.execute(store.db);
+    await reported();
+    expect((await statsOf('periodic_runs'))?.dead).toBe(200);
+    expect(await keepStatistics(store.db)).toEqual(['periodic_runs']);
+    await reported();
+    expect((await statsOf('periodic_runs'))?.dead).toBe(0);
+  });
+});
