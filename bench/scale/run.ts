@@ -209,6 +209,8 @@ async function serverAlone(engram: Engram, space: string): Promise<{ idleMb: num
     await exited;
     engram.server = await startServer(loadConfig(engram.env), { announceKey: () => {} });
     engram.db = engram.server.store.db;
+    // What the callers saved is learned now, before the next size is measured on this server.
+    for (let caller = 0; caller < 8; caller++) await waitLearned(engram, `${space}-alone-${caller}`);
   }
 }
 
