@@ -1,4 +1,4 @@
-import type { UsageSnapshot } from '../store/usage-repository.js';
+import type { Admission as StoreAdmission } from '../store/usage-repository.js';
 
 /** Who is calling, as the auth middleware found it. */
 export interface Caller {
@@ -10,13 +10,11 @@ export interface Caller {
   rpm: number | null;
 }
 
-/** What `authenticate` read with the key: the request's count this minute and the account's usage. */
-export interface Admission {
-  rate: { count: number; left: number } | null;
-  usage: UsageSnapshot | null;
+/** What `authenticate` read with the key (the request's count this minute, the account's usage), and when. */
+export type Admission = Omit<StoreAdmission, 'key'> & {
   /** The clock's time when the key was checked. */
   at: Date;
-}
+};
 
 /** Hono's environment for Engram's app. */
 export interface AppEnv {

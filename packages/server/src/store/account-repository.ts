@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { KEY_PREFIX, KEY_STARTS_WITH_CHARS } from '@engram/protocol';
 import { sql } from 'kysely';
-import type { Db } from './database.js';
+import type { Db, Row } from './database.js';
 import { newKeySecret } from './ids.js';
 
 /** A key as the auth layer sees it. */
@@ -29,14 +29,10 @@ export function sameHash(left: string, right: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Finds the key whose text hashes to `hash`, if any (revoked and expired keys included: callers judge). */
-export async function findKeyByHash(db: Db, hash: string): Promise<KeyRecord | null> {
-  const row = await db
-    .selectFrom('api_keys')
-    .select(['id', 'account_id', 'space', 'rpm', 'expires_at', 'revoked_at', 'last_used_at'])
-    .where('hash', '=', hash)
-    .executeTakeFirst();
-  if (!row) return null;
+/** A key as its row stands (revoked and expired keys included: callers judge). */
+export function keyRecordOf(
+  row: Pick<Row<'api_keys'>, 'id' | 'account_id' | 'space' | 'rpm' | 'expires_at' | 'revoked_at' | 'last_used_at'>,
+): KeyRecord {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -50,13 +46,6 @@ export async function findKeyByHash(db: Db, hash: string): Promise<KeyRecord | n
 
 /** How often a key's last use is written at most. */
 export const TOUCH_EVERY_MS = 30_000;
-
-/** Records that a key was used, at most twice a minute per key to spare writes. */
-export async function touchKey(db: Db, keyId: number): Promise<void> {
-  await sql`
-    update api_keys set last_used_at = now()
-    where id = ${keyId} and (last_used_at is null or last_used_at < now() - interval '30 seconds')`.execute(db);
-}
 
 /** Makes an account. New accounts start on free with the 14-day Pro trial. */
 export async function createAccount(db: Db, name: string): Promise<{ id: number; name: string }> {

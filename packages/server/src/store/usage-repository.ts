@@ -2,6 +2,7 @@ import type { Plan } from '@engram/protocol';
 import type { RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { KeyRecord } from './account-repository.js';
+import { keyRecordOf, TOUCH_EVERY_MS } from './account-repository.js';
 import type { Db, Row } from './database.js';
 import type { Scope } from './scope.js';
 
@@ -181,7 +182,7 @@ export async function admitCall(db: Db, hash: string, now: Date, periodStart: Da
       select id, account_id, space from k where revoked_at is null and (expires_at is null or expires_at > ${now}::timestamptz)),
     touched as (
       update api_keys t set last_used_at = now() from valid v
-      where t.id = v.id and (t.last_used_at is null or t.last_used_at < now() - interval '30 seconds') returning t.id),
+      where t.id = v.id and (t.last_used_at is null or t.last_used_at < now() - make_interval(secs => ${TOUCH_EVERY_MS / 1_000})) returning t.id),
     counted as (
       insert into rate_counters (key_id, window_start, count) select id, date_trunc('minute', now()), 1 from valid
       on conflict (key_id, window_start) do update set count = rate_counters.count + 1
@@ -193,15 +194,7 @@ export async function admitCall(db: Db, hash: string, now: Date, periodStart: Da
       cross join ${usageLaterals(periodStart, sql`coalesce(k.space, '')`)}`.execute(db);
   const row = rows[0];
   if (!row) return null;
-  const key: KeyRecord = {
-    id: row.id,
-    accountId: row.account_id,
-    space: row.space,
-    rpm: row.rpm,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-    lastUsedAt: row.last_used_at,
-  };
+  const key = keyRecordOf(row);
   if (row.count === null) return { key, rate: null, usage: null };
   const { plan } = row;
   return { key, rate: { count: row.count, left: row.left ?? 0 }, usage: plan === null ? null : snapshotOf({ ...row, plan }, row.space) };
