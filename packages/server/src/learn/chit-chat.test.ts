@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findContent, isChitChat, isQuestion, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
+import { findContent, isChitChat, isQuestion, labelEnd, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 
 const content = (sentence: string, names: string[] = ['Odile', 'Beatrice']): string => {
   const found = findContent(sentence, names);
@@ -89,6 +89,25 @@ describe('chit-chat', () => {
     ]) {
       expect(questionCarriesFact(question), question).toBe(true);
     }
+  });
+
+  it("finds a label announcing the news, but not a label of one's own or one with nothing after it", () => {
+    const label = (text: string) => text.slice(0, labelEnd(text));
+    expect(label('garden update: we planted three plum trees.')).toBe('garden update: ');
+    expect(label('Fun fact - I can whistle in two tones.')).toBe('Fun fact - ');
+    expect(label('My favourite change: the longer evenings.')).toBe('');
+    expect(label('Big news: engaged!')).toBe('');
+  });
+
+  it('reads a request to the one listening as asking, unless it also tells something', () => {
+    for (const question of [
+      'Can you suggest me a few quick lunches?',
+      'Could you send us the packing list again?',
+      'Would you please find me a cheap flight?',
+    ]) {
+      expect(questionCarriesFact(question), question).toBe(false);
+    }
+    expect(questionCarriesFact('Could you help me plan my move to Utrecht?')).toBe(true);
   });
 
   it('finds a question tagged onto a statement, and only that', () => {

@@ -17,6 +17,19 @@ const leadingReaction =
 /** Words that join a sentence to the one before without adding to it ("And here's…", "So I…", "So I'm…"). */
 const leadingConnector =
   /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|we|my|our)\b))/iu;
+/**
+ * A label announcing what follows ("Quick update:", "Travel change:", "Fun fact:", "PS:"). It
+ * stays in the fact (its words may name the topic: "Swimming update: I can do 1,500 m now"),
+ * but its first word is no command ("Travel …" is not telling anyone to travel).
+ */
+const leadingLabel =
+  /^(?!(?:my|our|your|his|her|their|the|a|an)\b)(?:[\p{L}'’-]+ ){0,2}(?:update|updates|change|changes|news|note|question|confession|fact|thought|reminder|heads[- ]up|ps|p\.s\.|edit|status|progress|recap|tip|warning|spoiler|plot twist)\s*[:–—-]\s+(?=\S)/iu;
+/** Where a leading label of `content` ends (see leadingLabel), or 0 when it has none. */
+export function labelEnd(content: string): number {
+  const label = leadingLabel.exec(content);
+  return label !== null && (content.slice(label[0].length).match(/\S+/g) ?? []).length >= 2 ? label[0].length : 0;
+}
+
 /** Emoji, emoticons and closing marks that end a chat sentence without meaning anything. */
 const trailingNoise =
   /(?:\s*(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]|[:;=8xX]-?[)(DPp3\]/|\\]|<3+|\^_?\^|xD+|XD+))+\s*$/u;
@@ -79,12 +92,13 @@ const pleasantries = new RegExp(
 /** First-person words: a question that has one may carry a fact about the speaker ("i" also reads "i'm", "we" "we're"). */
 const firstPerson = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/;
 /**
- * Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…"),
+ * Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…",
+ * "Could you send me…": a request to the one listening),
  * and questions about the speaker's own facts ("Do I like…?", "What am I allergic to?", "Where's
  * my…?"): they ask what is known and tell nothing new.
  */
 const questionFrames =
-  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|shall (?:i|we)|let me|let us|tell me|show me|remind me|ask me|mind if i|know what i mean|would you like me|want me to|do you remember me|if you don't mind me asking|if i may ask|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do|(?:(?:what|where|when|who|which|why|how)(?: \w+)? )?(?:do|did|am|was|were|are|have|had|would) (?:i|we)|(?:what|where|when|who|which|how)(?: \w+)?(?: is|'s| was| are| were) (?:my|our))\b/g;
+  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|shall (?:i|we)|let me|let us|tell me|show me|remind me|ask me|mind if i|know what i mean|would you like me|want me to|do you remember me|if you don't mind me asking|if i may ask|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do|(?:(?:what|where|when|who|which|why|how)(?: \w+)? )?(?:do|did|am|was|were|are|have|had|would) (?:i|we)|(?:what|where|when|who|which|how)(?: \w+)?(?: is|'s| was| are| were) (?:my|our)|(?:can|could|would|will) you (?:please )?(?:\w+ )?(?:me|us))\b/g;
 
 /** Where the content of a sentence starts and ends once openers, vocatives and emoji are set aside. */
 export interface Content {

@@ -43,6 +43,15 @@ describe('resolveDates', () => {
     ]) {
       expect(resolve(sentence, 'present')).toBe(sentence);
     }
+    // A span after "after" counts from something the sentence tells, not from when it was said.
+    for (const [sentence, tense] of [
+      ['It still feels odd after four years.', 'present'],
+      ['We settled in Ghent after a couple of months of looking.', 'past'],
+      ['I gave up after 10 days.', 'past'],
+    ] as const) {
+      expect(resolve(sentence, tense), sentence).toBe(sentence);
+    }
+    expect(resolve('We leave after Friday.', 'future')).toBe('We leave after Friday 27 November 2026.');
   });
 
   it('writes weekends, parts of days, vague spans and kept prepositions plainly', () => {

@@ -24,6 +24,9 @@ const weekdayWord = new RegExp(`\\b(?:${WEEKDAY_ALTERNATION})\\b`, 'i');
 const ownPrepositions = new Set(['on', 'in', 'at', 'during', 'over']);
 /** Prepositions we keep in front of a bare date ("by Friday" -> "by Friday 27 November 2026"). */
 const keptPrepositions = new Set(['by', 'until', 'till', 'since', 'before', 'after', 'from', 'to', 'through', 'of']);
+/** A bare span of time ("three years", "a couple of weeks", "10 days"), no day named. */
+const spanOnly =
+  /^(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|few|several|a couple of|a couple|couple of|some|many|\d+)\s+(?:more\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|decades?)$/i;
 /** Words before a date that make it a duration or a habit, not a point in time: never rewritten. */
 const rejectingWords = new Set(['for', 'every', 'each', 'within']);
 
@@ -160,6 +163,9 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     }
   }
   if (preposition !== null && rejectingWords.has(preposition)) return null;
+  // "after three years", "after two months of searching": a span counted from something the
+  // sentence tells (being vegan, the search), not a date counted from when it was said.
+  if (preposition === 'after' && spanOnly.test(phrase)) return null;
 
   const lower = phrase.toLowerCase();
   // "a quiet weekend", "my weekend" name no weekend in particular; "the weekend" does.

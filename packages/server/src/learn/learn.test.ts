@@ -110,6 +110,13 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('reads a label before the news as no command, and keeps its words', () => {
+    expect(texts(conversation('Garden update: we planted three plum trees. Travel change: we fly to Bergen instead.'))).toEqual([
+      'Garden update: Priya and friends planted three plum trees.',
+      'Travel change: Priya and friends fly to Bergen instead.',
+    ]);
+  });
+
   it('sets aside openers such as "Speaking of …," and keeps the plural verb of a shared subject', () => {
     expect(texts(conversation('Speaking of big news, my brother and I just set off on our Scottish road trip!'))).toEqual([
       "Priya's brother and Priya just set off on Priya's Scottish road trip.",

@@ -3,7 +3,7 @@ import { splitSentences } from '../text/segment.js';
 import type { Token } from '../text/tokens.js';
 import { tokenize, tokensWithin } from '../text/tokens.js';
 import type { Content } from './chit-chat.js';
-import { findContent, isChitChat, isQuestion, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
+import { findContent, isChitChat, isQuestion, labelEnd, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { resolveDates, startOfDay } from './dates.js';
 import { applyEdits } from './edit.js';
@@ -250,7 +250,10 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
       edits.unshift(...filled);
       selfNamed = true;
     } else {
-      command = passage.attribute && isCommand(contentTokens);
+      // A label before the news ("Travel change: …") is no command, whatever its first word.
+      const label = labelEnd(contentText);
+      const told = label === 0 ? contentTokens : tokensWithin(tokens, segment.start + content.start + label, segment.start + content.end);
+      command = passage.attribute && isCommand(told);
     }
   }
 

@@ -31,6 +31,7 @@ import {
   sourceFile,
 } from '../store/source-repository.js';
 import { addLearnedTokens, addModelTokens } from '../store/usage-repository.js';
+import { markContrastUpdates } from './contrast-updates.js';
 import { indexDocumentOf, toStore } from './index-document.js';
 
 export { toStore } from './index-document.js';
@@ -107,7 +108,9 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
   } else {
     read = await offline(source);
   }
-  // A fact the model says updates a current memory takes that memory's slot, so storing it replaces the memory.
+  // A fact that says what no longer holds ("… now, not vegan") updates the memory that said it.
+  read = { ...read, facts: await markContrastUpdates(db, scope, source.id, read.facts) };
+  // A fact said to update a current memory takes that memory's slot, so storing it replaces the memory.
   const updated = await slotsForUpdates(
     db,
     scope,

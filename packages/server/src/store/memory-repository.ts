@@ -407,6 +407,45 @@ export async function slotsForUpdates(db: Db, scope: Scope, ids: number[]): Prom
   return new Map(rows.map((row) => [row.id, row.slot]));
 }
 
+/** A current memory that may say what a new fact contrasts with, and the lexemes of both. */
+export interface ContrastCandidate {
+  id: number;
+  text: string;
+  /** The lexemes of the memory's own words. */
+  lexemes: string[];
+  /** The lexemes of the old value's words. */
+  value: string[];
+  /** The lexemes of the new fact's words. */
+  fact: string[];
+  /** The lexemes of the subject's name. */
+  subject: string[];
+}
+
+/**
+ * The current memories of a space, from other sources, that name `subject` and say every
+ * word of `words` in their own text, newest first (at most 20): those a fact saying that
+ * `words` no longer hold may update (operations/contrast-updates.ts decides which).
+ */
+export async function contrastCandidates(
+  db: Db,
+  scope: Scope,
+  query: { subject: string; words: string; fact: string; sourceId: string },
+): Promise<ContrastCandidate[]> {
+  const { rows } = await sql<ContrastCandidate>`
+    with q as (select plainto_tsquery('english', ${query.words}) as value)
+    select m.id, m.text, tsvector_to_array(to_tsvector('english', m.text)) as lexemes,
+      tsvector_to_array(to_tsvector('english', ${query.words})) as value,
+      tsvector_to_array(to_tsvector('english', ${query.fact})) as fact,
+      tsvector_to_array(to_tsvector('english', ${query.subject})) as subject
+    from memories m, q
+    where ${inScope(scope)} and m.status = 'current' and not m.raw and m.source_id <> ${query.sourceId}
+      and numnode(q.value) > 0 and m.tsv @@ q.value and to_tsvector('english', m.text) @@ q.value
+      and strpos(lower(m.text), lower(${query.subject})) > 0
+    order by m.date desc, m.id desc
+    limit 20`.execute(db);
+  return rows;
+}
+
 /**
  * The lexemes Postgres's English configuration makes of each word (none for a stop word),
  * and the space's memory version (see store/memory-index.ts), in one round trip; the

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { ContrastCandidate } from '../store/memory-repository.js';
+import { updatedBy } from './contrast-updates.js';
+
+/** A candidate as the store gives it (lexemes written out as PostgreSQL's English configuration makes them). */
+function candidate(text: string, lexemes: string[], fact: string[], value: string[], subject = ['user']): ContrastCandidate {
+  return { id: 1, text, lexemes, fact, value, subject };
+}
+
+describe('updatedBy: the memory a contrasting fact updates', () => {
+  it('shares the relation with the fact beside the old value', () => {
+    const going = candidate(
+      'The user is going to Riga in June.',
+      ['user', 'go', 'riga', 'june'],
+      ['user', 'go', 'tallinn', 'instead', 'riga'],
+      ['riga'],
+    );
+    expect(updatedBy(going, 'The user', 'The user is going to Tallinn instead of Riga.')).toBe(true);
+  });
+
+  it('or both say what their subject is', () => {
+    const vegan = candidate('The user is vegan.', ['user', 'vegan'], ['user', 'pescatarian', 'vegan'], ['vegan']);
+    expect(updatedBy(vegan, 'The user', 'The user is pescatarian now, not vegan.')).toBe(true);
+  });
+
+  it('not when only the old value and the subject are shared', () => {
+    const pizza = candidate('The user loves pizza.', ['user', 'love', 'pizza'], ['user', 'cook', 'pasta', 'instead', 'pizza'], ['pizza']);
+    expect(updatedBy(pizza, 'The user', 'The user cooked pasta instead of pizza.')).toBe(false);
+  });
+
+  it('not a memory that itself tells a change', () => {
+    const change = candidate(
+      'The user is going to Riga instead of Vilnius.',
+      ['user', 'go', 'riga', 'instead', 'vilnius'],
+      ['user', 'go', 'tallinn', 'instead', 'riga'],
+      ['riga'],
+    );
+    expect(updatedBy(change, 'The user', 'The user is going to Tallinn instead of Riga.')).toBe(false);
+  });
+
+  it('reads what the subject is said to be at its mention nearest before the contrast', () => {
+    const vegan = candidate(
+      'The user has been vegan.',
+      ['user', 'vegan'],
+      ['user', 'doctor', 'decid', 'eat', 'fish', 'pescatarian', 'vegan'],
+      ['vegan'],
+    );
+    const fact = "After a talk with the user's doctor the user decided to eat fish, so the user is pescatarian now, not vegan.";
+    expect(updatedBy(vegan, 'The user', fact)).toBe(true);
+    expect(updatedBy(vegan, 'The user', "The user's doctor says fish, so pescatarian now, not vegan.")).toBe(false);
+  });
+
+  it('reads the subject wherever it stands in either text', () => {
+    const plain = candidate('Edda is vegan.', ['edda', 'vegan'], ['visit', 'edda', 'pescatarian', 'vegan'], ['vegan'], ['edda']);
+    expect(updatedBy(plain, 'Edda', 'After the visit Edda is pescatarian now, not vegan.')).toBe(true);
+  });
+});

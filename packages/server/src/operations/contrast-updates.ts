@@ -1,0 +1,53 @@
+import { contrastAt, subjectOf, supersededWords } from '../learn/contrast.js';
+import type { LearnedFact } from '../learn/types.js';
+import type { Db } from '../store/database.js';
+import type { ContrastCandidate } from '../store/memory-repository.js';
+import { contrastCandidates } from '../store/memory-repository.js';
+import type { Scope } from '../store/scope.js';
+
+/** "The user is …", "Omar was …": a fact that says what its subject is. */
+const SAYS_WHAT = /^(?:is|are|was|were|has been|have been)\b/;
+
+/**
+ * Whether a memory is the one a contrasting fact updates: beside the old value's words it
+ * shares something else with the fact (the relation: "going to", "works at", "drinks"), or
+ * both say what their subject is ("The user is vegan." against "The user is pescatarian
+ * now, not vegan."). A memory that itself contrasts is left alone: it already tells a change.
+ */
+export function updatedBy(candidate: ContrastCandidate, subject: string, factText: string): boolean {
+  if (supersededWords(candidate.text) !== null) return false;
+  const aside = new Set([...candidate.value, ...candidate.subject]);
+  const shared = new Set(candidate.fact.filter((lexeme) => !aside.has(lexeme)));
+  if (candidate.lexemes.some((lexeme) => !aside.has(lexeme) && shared.has(lexeme))) return true;
+  // What the subject is said to be: in the memory, after its first mention; in the fact, after
+  // the mention nearest before the contrast ("… decided to eat fish, so the user is pescatarian now, not vegan").
+  const lower = subject.toLowerCase();
+  const memory = candidate.text.toLowerCase();
+  const fact = factText.toLowerCase();
+  const before = fact.slice(0, Math.max(contrastAt(factText), 0)).lastIndexOf(lower);
+  const said = (text: string, at: number) => at >= 0 && SAYS_WHAT.test(text.slice(at + lower.length).trim());
+  return said(memory, memory.indexOf(lower)) && said(fact, before);
+}
+
+/**
+ * Marks the facts that say what no longer holds ("… now, not vegan", "… instead of Lisbon",
+ * "… no longer works at Halden") as updating the newest current memory of the same subject
+ * that said it (`replaces`), so that storing them replaces it as a slot would: the old memory
+ * stays in history with status `replaced`. Facts that already name what they update (the
+ * optional model's) are left as they are.
+ */
+export async function markContrastUpdates(db: Db, scope: Scope, sourceId: string, facts: LearnedFact[]): Promise<LearnedFact[]> {
+  const marked: LearnedFact[] = [];
+  for (const fact of facts) {
+    const words = fact.replaces === undefined ? supersededWords(fact.text) : null;
+    const subject = words === null ? null : subjectOf(fact.text, fact.about);
+    if (words === null || subject === null) {
+      marked.push(fact);
+      continue;
+    }
+    const candidates = await contrastCandidates(db, scope, { subject, words, fact: fact.text, sourceId });
+    const updated = candidates.find((candidate) => updatedBy(candidate, subject, fact.text));
+    marked.push(updated ? { ...fact, replaces: updated.id } : fact);
+  }
+  return marked;
+}
