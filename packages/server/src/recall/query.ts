@@ -131,9 +131,9 @@ export function nameAsWritten(question: string, name: string): string {
   return found?.replace(/['’]s$/u, '') ?? name;
 }
 
-/** A time the question asks about, relative to when it is asked ("last week", "yesterday"). */
+/** A time the question asks about: relative to when it is asked ("last week"), or named ("in July 2022"). */
 export interface QuestionTime {
-  /** The words that said it, to be taken out of the question's words. */
+  /** The words that said it, to be taken out of the question's words ("" for a named time: its words stay). */
   phrase: string;
   /** The span it means, UTC, end exclusive. */
   start: Date;
@@ -143,19 +143,23 @@ export interface QuestionTime {
 }
 
 const DAY_MS = 86_400_000;
-/** Phrases that place a time against now; absolute dates ("in May 2023") already match the learner's words. */
+/** Phrases that place a time against now. */
 const RELATIVE = /\b(?:last|this|next|past|coming|ago|yesterday|today|tonight|tomorrow)\b/i;
 
 const utcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 
 /**
- * The time a question asks about relative to `now`, read by chrono-node, as the span it
- * means: a day ("yesterday"), a week ("last week", "two weeks ago"), a weekend, a month ("next
- * month") or a year ("last year"). Null when the question names no relative time.
+ * The time a question asks about, read by chrono-node, as the span it means. Relative to `now`:
+ * a day ("yesterday"), a week ("last week", "two weeks ago"), a weekend, a month ("next month")
+ * or a year ("last year"); its words are taken out of the question. Named with its year: a day
+ * ("on 8 May 2023"), a month ("in July 2022"), a year ("in 2021") or a range ("between 11 and 15
+ * August 2023"); its words stay in the question (the learner writes them into dated memories),
+ * and the span also finds what was said then without saying when. Null when it names neither.
  */
 export function questionTime(question: string, now: Date): QuestionTime | null {
-  const found = chrono.parse(question, now).find((result) => RELATIVE.test(result.text));
-  if (!found) return null;
+  const results = chrono.parse(question, now);
+  const found = results.find((result) => RELATIVE.test(result.text));
+  if (!found) return namedTime(results) ?? namedYear(question);
   const text = found.text.toLowerCase();
   const at = found.start.date();
   let start: Date;
@@ -170,23 +174,72 @@ export function questionTime(question: string, now: Date): QuestionTime | null {
     const day = utcDay(at);
     start = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY_MS);
     end = new Date(start.getTime() + 7 * DAY_MS);
-  } else if (found.start.isCertain('day')) {
-    start = utcDay(at);
-    end = new Date(start.getTime() + DAY_MS);
-  } else if (found.start.isCertain('month')) {
-    start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-    end = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-  } else if (found.start.isCertain('year')) {
-    start = new Date(Date.UTC(at.getUTCFullYear(), 0, 1));
-    end = new Date(Date.UTC(at.getUTCFullYear() + 1, 0, 1));
   } else {
-    return null;
+    const span = spanOf(found.start, at);
+    if (span === null) return null;
+    ({ start, end } = span);
   }
+  return { phrase: found.text, start, end, words: spanWords(start, end) };
+}
+
+/**
+ * The span of a time chrono read with its year ("July 2022", "8 May 2023"), or of the dates a
+ * question names around one ("between August 11 and August 15 2023": the first date takes the
+ * year the second says); null when no date has its year.
+ */
+function namedTime(results: chrono.ParsedResult[]): QuestionTime | null {
+  const dated = results.find((result) => result.start.isCertain('year'));
+  if (!dated) return null;
+  const year = dated.start.get('year')!;
+  const spans = results.flatMap((result) =>
+    [result.start, result.end].flatMap((components) => {
+      if (!components?.isCertain('month')) return [];
+      const at = components.date();
+      const inYear = components.isCertain('year') ? at : new Date(Date.UTC(year, at.getUTCMonth(), at.getUTCDate()));
+      return [spanOf(components, inYear)].filter((span) => span !== null);
+    }),
+  );
+  const first = spanOf(dated.start, dated.start.date());
+  if (first === null) return null;
+  const start = new Date(Math.min(first.start.getTime(), ...spans.map((span) => span.start.getTime())));
+  const end = new Date(Math.max(first.end.getTime(), ...spans.map((span) => span.end.getTime())));
+  return { phrase: '', start, end, words: spanWords(start, end) };
+}
+
+/** A year alone ("in 2021", "during 2019"), which chrono does not read as a date. */
+function namedYear(question: string): QuestionTime | null {
+  const year = /\b(?:in|during|throughout)\s+((?:19|20)\d{2})\b/i.exec(question)?.[1];
+  if (year === undefined) return null;
+  const start = new Date(Date.UTC(Number(year), 0, 1));
+  const end = new Date(Date.UTC(Number(year) + 1, 0, 1));
+  return { phrase: '', start, end, words: spanWords(start, end) };
+}
+
+/** The day, month or year a chrono date names, as far as it is certain. */
+function spanOf(components: chrono.ParsedComponents, at: Date): { start: Date; end: Date } | null {
+  if (components.isCertain('day')) {
+    const start = utcDay(at);
+    return { start, end: new Date(start.getTime() + DAY_MS) };
+  }
+  if (components.isCertain('month')) {
+    return {
+      start: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)),
+      end: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)),
+    };
+  }
+  if (components.isCertain('year')) {
+    return { start: new Date(Date.UTC(at.getUTCFullYear(), 0, 1)), end: new Date(Date.UTC(at.getUTCFullYear() + 1, 0, 1)) };
+  }
+  return null;
+}
+
+/** Month names and years the learner would have written for dates in a span. */
+function spanWords(start: Date, end: Date): string[] {
   const words = new Set<string>();
   const wholeYear = start.getUTCMonth() === 0 && start.getUTCDate() === 1 && end.getTime() - start.getTime() > 300 * DAY_MS;
   for (let day = start; day < end; day = new Date(day.getTime() + DAY_MS)) {
     if (!wholeYear) words.add(MONTH_WORDS[day.getUTCMonth()]!);
     words.add(String(day.getUTCFullYear()));
   }
-  return { phrase: found.text, start, end, words: [...words] };
+  return [...words];
 }

@@ -119,6 +119,20 @@ describe('query cues', () => {
     expect(questionNames("When did Priya's sister visit Lyon?")).toEqual(['priya', 'lyon']);
   });
 
+  it('reads a time named with its year as the span it means, keeping its words in the question', () => {
+    const now = new Date('2026-11-22T15:00:00Z');
+    const span = (question: string) => {
+      const time = questionTime(question, now);
+      return time && [time.phrase, time.start.toISOString().slice(0, 10), time.end.toISOString().slice(0, 10), time.words.join(' ')];
+    };
+    expect(span('Where did Omar go in July 2022?')).toEqual(['', '2022-07-01', '2022-08-01', 'july 2022']);
+    expect(span('What did Omar cook on 3 June, 2023?')).toEqual(['', '2023-06-03', '2023-06-04', 'june 2023']);
+    expect(span('Where was Omar between August 11 and August 15 2023?')).toEqual(['', '2023-08-11', '2023-08-16', 'august 2023']);
+    expect(span('What did Omar build in 2021?')).toEqual(['', '2021-01-01', '2022-01-01', '2021']);
+    // Without a year the time is not named well enough to be a span.
+    expect(span('What did Omar cook in June?')).toBeNull();
+  });
+
   it('reads a time relative to when the question is asked as the span it means', () => {
     const now = new Date('2026-11-22T15:00:00Z'); // a Sunday
     const span = (question: string) => {
@@ -131,8 +145,6 @@ describe('query cues', () => {
     expect(span('What are my plans for next month?')).toEqual(['next month', '2026-12-01', '2027-01-01', 'december 2026']);
     expect(span('What did I do last year?')).toEqual(['last year', '2025-01-01', '2026-01-01', '2025']);
     expect(span('What did Tom say two weeks ago?')).toEqual(['two weeks ago', '2026-11-02', '2026-11-09', 'november 2026']);
-    // Absolute dates already match the words the learner writes; no time, no span.
-    expect(span('What did Priya do in June 2023?')).toBeNull();
     expect(span('When did Priya move?')).toBeNull();
   });
 

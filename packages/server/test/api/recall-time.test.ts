@@ -53,3 +53,14 @@ describe('a question about a time relative to now', () => {
     expect(nextMonth.body.empty).toBe(true);
   });
 });
+
+describe('a question that names a time with its year', () => {
+  it('prefers what was said in that day, month or range, though the memory does not say when', async () => {
+    const october = await ask('/v1/search', { q: 'What did Lena bake in October 2026?' });
+    expect(october.body.memories[0].text).toMatch(/rye bread/);
+    const day = await ask('/v1/search', { q: 'What did Lena bake on 11 November 2026?' });
+    expect(day.body.memories[0].text).toMatch(/plum cake/);
+    const range = await ask('/v1/search', { q: 'What did Lena bake between 20 and 22 November 2026?' });
+    expect(range.body.memories[0].text).toMatch(/lemon tart/);
+  });
+});
