@@ -181,6 +181,9 @@ function recallAt(ranked: (string | null)[], evidence: Set<string>, k: number): 
   return found.size / evidence.size;
 }
 
+/** Per question, the words of the top 10 memories in all (the context budget: at most 160). */
+const wordsTop10: number[] = [];
+
 /** Rank of the first memory whose text holds every word of `value`, or -1. */
 const rankOf = (memories: { text: string }[], value: string) => memories.findIndex((memory) => answerInText(value, memory.text));
 
@@ -252,6 +255,11 @@ for (const persona of personas) {
     const found = await call('POST', '/v1/search', space, { q: item.question, limit: 50 });
     const ranked: (string | null)[] = [];
     for (const memory of found.memories) ranked.push(await trace(memory.id));
+    wordsTop10.push(
+      found.memories
+        .slice(0, 10)
+        .reduce((sum: number, memory: { text: string }) => sum + memory.text.split(/\s+/).filter(Boolean).length, 0),
+    );
     const context = await call('POST', '/v1/context', space, { question: item.question, limit: 12 });
     const asked = await call('POST', '/v1/ask', space, { question: item.question });
     const hasAnswer = item.answer !== null && answerInText(item.answer, context.context);
@@ -333,6 +341,10 @@ const unanswerable = tallies.get('all unanswerable') ?? newTally();
 lines.push(
   `judged empty: unanswerable ${percent(unanswerable.empty, unanswerable.questions)}% of ${unanswerable.questions} (target >= 90), ` +
     `answerable ${percent(answerable.empty, answerable.questions)}% of ${answerable.questions} (target <= 2)`,
+);
+lines.push(
+  `words in the top 10 per question: mean ${(wordsTop10.reduce((sum, count) => sum + count, 0) / Math.max(1, wordsTop10.length)).toFixed(1)}, ` +
+    `over 160 in ${wordsTop10.filter((count) => count > 160).length} of ${wordsTop10.length}`,
 );
 for (const entry of learning) {
   lines.push(

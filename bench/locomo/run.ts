@@ -188,6 +188,8 @@ let wordsReturned = 0;
 let memoriesReturned = 0;
 let words10 = 0;
 let returned10 = 0;
+/** Per question, the words of the top 10 memories in all (the context budget: at most 160). */
+const wordsTop10: number[] = [];
 const learning: { id: string; turns: number; seconds: number; memories: number }[] = [];
 let learnerTurns = 0;
 let learnerSeconds = 0;
@@ -282,6 +284,7 @@ for (const sample of samples) {
     latencies.push(performance.now() - started);
     bestScores.push({ category, best: found.memories[0]?.score ?? 0, judged: judged(found.memories, item.question) });
     const ranked: (string | null)[] = [];
+    let questionWords10 = 0;
     for (const memory of found.memories) {
       ranked.push(await traceTurn(memory.id));
       const count = memory.text.split(/\s+/).filter(Boolean).length;
@@ -290,8 +293,10 @@ for (const sample of samples) {
       if (ranked.length <= 10) {
         words10 += count;
         returned10 += 1;
+        questionWords10 += count;
       }
     }
+    wordsTop10.push(questionWords10);
     const baseline = bm25(item.question, 50);
     if (missesPath && recallAt(ranked, evidence, 10) < 1) {
       const byId = new Map(sessions.flatMap((session) => session.turns.map((turn) => [turn.dia_id, turn] as const)));
@@ -389,6 +394,11 @@ const quantile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q 
 lines.push('');
 lines.push(
   `mean words per returned memory: ${(wordsReturned / Math.max(1, memoriesReturned)).toFixed(1)} (top 10: ${(words10 / Math.max(1, returned10)).toFixed(1)})`,
+);
+const words10Sorted = [...wordsTop10].sort((left, right) => left - right);
+lines.push(
+  `words in the top 10 per question: mean ${(wordsTop10.reduce((sum, count) => sum + count, 0) / Math.max(1, wordsTop10.length)).toFixed(1)}, ` +
+    `p95 ${words10Sorted[Math.min(words10Sorted.length - 1, Math.floor(0.95 * words10Sorted.length))] ?? 0}, over 160 in ${wordsTop10.filter((count) => count > 160).length} of ${wordsTop10.length}`,
 );
 if (withAnswers) lines.push(`unrelated questions judged empty: ${percent(unrelatedEmpty, unrelatedAsked)}% of ${unrelatedAsked}`);
 lines.push(
