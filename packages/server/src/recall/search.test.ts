@@ -147,6 +147,13 @@ describe('questionParts', () => {
       'thing',
     ]);
     expect(parts('What kind of tea does Ana brew?', ['tea'])).toEqual(['answer']);
+    // … the whole phrase up to its verb: the kind of answer is a "board game", not a board.
+    expect(parts('What board game did Ana borrow?', ['board', 'game', 'borrow'])).toEqual(['answer', 'answer', 'manner']);
+    expect(parts('Which district of Lyon is their house in?', ['district', 'lyon'])).toEqual(['answer', 'thing']);
+    // With no verb to end it, only the first noun: a mis-read verb is not the kind of answer.
+    expect(parts('Which enzyme splits starch?', ['enzyme', 'starch'])).toEqual(['answer', 'thing']);
+    expect(parts('Which enzyme splits starch into sugar?', ['enzyme', 'starch'])).toEqual(['answer', 'thing']);
+    expect(parts('Which bird sings?', ['bird'])).toEqual(['answer']);
     // A question asking for a name wants the name, not the word "called".
     expect(parts("What is Omar's brother called?", ['omar', 'brother', 'called'])).toEqual(['thing', 'thing', 'answer']);
     // Adjectives say how it is asked.

@@ -93,9 +93,42 @@ const NAME_ASKING = new Set(['name', 'names', 'named', 'call', 'calls', 'called'
 /** Words between "what" and the kind of answer it asks for ("What kind of music…"). */
 const KIND_OF = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
 
+/** The most words a phrase naming the kind of answer has ("Which running shoes…"). */
+const KIND_WORDS = 2;
+/** Verbs that end the phrase naming the kind of answer ("What board game did…"). */
+const AUXILIARY = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'am',
+  'be',
+  'been',
+  'do',
+  'does',
+  'did',
+  'has',
+  'have',
+  'had',
+  'can',
+  'could',
+  'will',
+  'would',
+  'should',
+  'may',
+  'might',
+  'must',
+]);
+const PHRASE_ENDS = ['Pronoun', 'Preposition', 'Determiner', 'QuestionWord', 'Conjunction'];
+/** Words that start what follows the kind of answer ("Which shop of Oslo…"), whatever the tagger reads them as. */
+const LINKS = new Set(['of', 'in', 'at', 'on', 'for', 'from', 'with', 'to', 'by', 'about', 'that']);
+const endsKind = (term: { normal: string; tags: string[] }) =>
+  AUXILIARY.has(term.normal) || LINKS.has(term.normal) || PHRASE_ENDS.some((tag) => term.tags.includes(tag));
+
 /**
  * The part each word of a question plays (lower case, possessive dropped), read by
- * compromise's tagger: the first noun after "what"/"which" (past "kind of") and words asking
+ * compromise's tagger: the phrase after "what"/"which" (past "kind of") up to its verb, when it
+ * ends in a noun ("Which design software do…"), and words asking
  * for a name are the answer's kind, other nouns and names are things, the rest manner.
  */
 export function questionParts(question: string): Map<string, WordPart> {
@@ -107,11 +140,19 @@ export function questionParts(question: string): Map<string, WordPart> {
     answerAt = asking + 1;
     if (KIND_OF.has(terms[answerAt]?.normal ?? '') && terms[answerAt + 1]?.normal === 'of') answerAt += 2;
   }
+  const isNoun = (term: { tags: string[] } | undefined) =>
+    term !== undefined && term.tags.includes('Noun') && !term.tags.includes('Pronoun');
+  // The answer's kind is the phrase there up to its verb ("Which design software do…"), when it ends in a noun.
+  let answerEnd = answerAt === -1 ? -1 : answerAt;
+  while (answerEnd !== -1 && answerEnd < terms.length && !endsKind(terms[answerEnd]!)) answerEnd += 1;
+  // Without the verb, or past a few words (a verb read as a noun: "Which enzyme breaks down…"), only the first noun is sure.
+  if (answerEnd >= terms.length || answerEnd - answerAt > KIND_WORDS) answerEnd = answerAt + 1;
+  if (!isNoun(terms[answerEnd - 1])) answerEnd = answerAt;
   terms.forEach((term, index) => {
-    const noun = term.tags.includes('Noun') && !term.tags.includes('Pronoun');
+    const noun = isNoun(term);
     for (const word of term.normal.replace(/['’]s$/u, '').match(/[\p{L}\p{N}]+/gu) ?? []) {
       if (parts.has(word)) continue;
-      parts.set(word, NAME_ASKING.has(word) || (index === answerAt && noun) ? 'answer' : noun ? 'thing' : 'manner');
+      parts.set(word, NAME_ASKING.has(word) || (index >= answerAt && index < answerEnd) ? 'answer' : noun ? 'thing' : 'manner');
     }
   });
   return parts;
