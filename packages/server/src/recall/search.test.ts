@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LexemeHit } from '../store/memory-repository.js';
 import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
-import { judge, scoreHits } from './search.js';
+import type { QueryWord } from './search.js';
+import { bearsOn, judge, partOf, questionParts, saysAboutNamed, scoreHits } from './search.js';
 
 /** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
 const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): LexemeHit => ({
@@ -102,12 +103,79 @@ describe('judge', () => {
     expect(byId.get(2)!.score).toBeGreaterThan(0);
   });
 
+  it('counts a memory as about a name it says in its own words, a pet or a place as a person', () => {
+    // "What did Pip chew?": lexeme 0 "pip" (a name), lexeme 1 "chew". Memory 1 is about no one
+    // the learner listed but says "Pip"; memory 2 says more of the question, not about Pip.
+    const asked: QueryWord[] = [{ ...word([0]), name: true }, word([1])];
+    const scored = [
+      { hit: hit(1, [3, 0]), score: 0.5, direct: 0.3 },
+      { hit: hit(2, [0, 3], { about: ['Ana'] }), score: 0.6, direct: 0.9 },
+    ];
+    expect(judge(scored, ['pip'], asked)).toBe(0.3);
+    // "Pip chewed a slipper." says the name and another word of the question: it bears on it.
+    expect(saysAboutNamed([{ hit: hit(3, [3, 3]), score: 0.5, direct: 0.1 }], asked, ['pip'])).toBe(true);
+  });
+
+  it('lets a memory naming a kind of the answer asked for say that word, and no other word', () => {
+    // "Which instrument does Ana play?": lexeme 0 "instrument", lexeme 1 "^instrument" (a memory
+    // saying "cello"); lexeme 2 "play", said by both.
+    const asked = (part: QueryWord['part']): QueryWord[] => [{ ...word([0], [], [1]), part }, word([2])];
+    const hits = [hit(1, [0, 3, 3]), hit(2, [3, 0, 3])];
+    const cello = (part: QueryWord['part']) =>
+      scoreHits(hits, 10, asked(part), 3, { names: [], when: false }).find((item) => item.hit.id === 1)!.direct;
+    expect(cello('answer')).toBeCloseTo(1);
+    expect(cello('thing')).toBeLessThan(0.6);
+  });
+
   it('lets a memory in a slot answer a question about that slot in other words', () => {
     const asked = [word([0]), { ...word([1]), attribute: 'home' }];
     const [moved] = scoreHits([hit(1, [3, 0], { slot: 'omar|home' })], 1, asked, 2, { names: [], when: false });
     expect(moved?.direct).toBe(1);
     const [other] = scoreHits([hit(1, [3, 0], { slot: 'omar|work' })], 1, asked, 2, { names: [], when: false });
     expect(other?.direct).toBeLessThan(0.5);
+  });
+});
+
+describe('questionParts', () => {
+  it('tells the kind of answer asked for, the things asked about, and the manner of asking', () => {
+    const parts = (question: string, words: string[]) => words.map((word) => questionParts(question).get(word));
+    // The noun after "which" (or past "kind of") is the kind of answer; other nouns are things.
+    expect(parts('Which kayak did Ana borrow in Oslo?', ['kayak', 'ana', 'borrow', 'oslo'])).toEqual([
+      'answer',
+      'thing',
+      'manner',
+      'thing',
+    ]);
+    expect(parts('What kind of tea does Ana brew?', ['tea'])).toEqual(['answer']);
+    // … the whole phrase up to its verb: the kind of answer is a "board game", not a board.
+    expect(parts('What board game did Ana borrow?', ['board', 'game', 'borrow'])).toEqual(['answer', 'answer', 'manner']);
+    expect(parts('Which district of Lyon is their house in?', ['district', 'lyon'])).toEqual(['answer', 'thing']);
+    // With no verb to end it, only the first noun: a mis-read verb is not the kind of answer.
+    expect(parts('Which enzyme splits starch?', ['enzyme', 'starch'])).toEqual(['answer', 'thing']);
+    expect(parts('Which enzyme splits starch into sugar?', ['enzyme', 'starch'])).toEqual(['answer', 'thing']);
+    expect(parts('Which bird sings?', ['bird'])).toEqual(['answer']);
+    // A question asking for a name wants the name, not the word "called".
+    expect(parts("What is Omar's brother called?", ['omar', 'brother', 'called'])).toEqual(['thing', 'thing', 'answer']);
+    // Adjectives say how it is asked.
+    expect(parts('How old is the red barn?', ['old', 'barn'])).toEqual(['manner', 'thing']);
+  });
+
+  it("reads a word asking for a slot's value as the kind of answer, and a name as a thing", () => {
+    // The tagger reads "job" as a noun; the answer is the job, not the word.
+    expect(partOf('job', false, questionParts('What is my job?'))).toBe('answer');
+    expect(partOf('kayak', false, questionParts('Where is my kayak?'))).toBe('thing');
+    expect(partOf('ada', true, new Map())).toBe('thing');
+  });
+
+  it('judges a question about an unseen thing empty where an unseen manner of asking is not', () => {
+    // "Where does Ana keep her kayak?" and "Where does Ana keep it lately?" against "Ana keeps her
+    // bike in the shed.": lexeme 0 "keep" (said), lexeme 1 never stored.
+    const known = (part: QueryWord['part']) => {
+      const words: QueryWord[] = [word([0]), { ...word([1]), part }];
+      return bearsOn(scoreHits([hit(1, [3, 0])], 10, words, 2, { names: [], when: false }), words, []);
+    };
+    expect(known('thing')).toBe(false);
+    expect(known('manner')).toBe(true);
   });
 });
 

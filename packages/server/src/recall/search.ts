@@ -1,4 +1,5 @@
 import type { Counts, KindFilter, Labels } from '@engram/protocol';
+import nlp from 'compromise';
 import type { Db } from '../store/database.js';
 import { memoryIndexOf } from '../store/memory-index.js';
 import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
@@ -26,6 +27,8 @@ import {
   SAID_IN_SPAN,
   SAME_PASSAGE,
   TIME_CUE,
+  UNSEEN_MANNER_WEIGHT,
+  UNSEEN_THING_WEIGHT,
   UNSEEN_WEIGHT,
 } from './weights.js';
 
@@ -72,8 +75,97 @@ export interface QueryWord {
   /** Its related words as classes of what a memory names ("religion", related to "religious", for "church"). */
   relatedBroader: number[];
   name: boolean;
+  /** What the word does in the question, for the judgement whether anything is known (see questionParts); a thing when not given. */
+  part?: WordPart;
   /** The slot attribute the word asks about ("live" → home), which a memory in that slot answers in other words. */
   attribute?: string;
+}
+
+/**
+ * What a question word does: a `thing` it asks about (a noun or a name: "brother", "Porto"),
+ * the kind of `answer` it wants (the noun after "what"/"which": "Which instrument…", or a
+ * name: "…called?"), or the `manner` of asking (verbs, adjectives: "old", "born", "owns").
+ */
+export type WordPart = 'thing' | 'answer' | 'manner';
+
+/** Words that ask for a name: the answer is the name, not a word of the question. */
+const NAME_ASKING = new Set(['name', 'names', 'named', 'call', 'calls', 'called']);
+/** Words between "what" and the kind of answer it asks for ("What kind of music…"). */
+const KIND_OF = new Set(['kind', 'kinds', 'type', 'types', 'sort', 'sorts']);
+
+/** The most words a phrase naming the kind of answer has ("Which running shoes…"). */
+const KIND_WORDS = 2;
+/** Verbs that end the phrase naming the kind of answer ("What board game did…"). */
+const AUXILIARY = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'am',
+  'be',
+  'been',
+  'do',
+  'does',
+  'did',
+  'has',
+  'have',
+  'had',
+  'can',
+  'could',
+  'will',
+  'would',
+  'should',
+  'may',
+  'might',
+  'must',
+]);
+const PHRASE_ENDS = ['Pronoun', 'Preposition', 'Determiner', 'QuestionWord', 'Conjunction'];
+/** Words that start what follows the kind of answer ("Which shop of Oslo…"), whatever the tagger reads them as. */
+const LINKS = new Set(['of', 'in', 'at', 'on', 'for', 'from', 'with', 'to', 'by', 'about', 'that']);
+const endsKind = (term: { normal: string; tags: string[] }) =>
+  AUXILIARY.has(term.normal) || LINKS.has(term.normal) || PHRASE_ENDS.some((tag) => term.tags.includes(tag));
+
+/**
+ * The part each word of a question plays (lower case, possessive dropped), read by
+ * compromise's tagger: the phrase after "what"/"which" (past "kind of") up to its verb, when it
+ * ends in a noun ("Which design software do…"), and words asking
+ * for a name are the answer's kind, other nouns and names are things, the rest manner.
+ */
+export function questionParts(question: string): Map<string, WordPart> {
+  const parts = new Map<string, WordPart>();
+  const terms = (nlp(question).json() as { terms: { normal: string; tags: string[] }[] }[]).flatMap((sentence) => sentence.terms);
+  let answerAt = -1;
+  const asking = terms.findIndex((term) => term.normal === 'what' || term.normal === 'which');
+  if (asking !== -1) {
+    answerAt = asking + 1;
+    if (KIND_OF.has(terms[answerAt]?.normal ?? '') && terms[answerAt + 1]?.normal === 'of') answerAt += 2;
+  }
+  const isNoun = (term: { tags: string[] } | undefined) =>
+    term !== undefined && term.tags.includes('Noun') && !term.tags.includes('Pronoun');
+  // The answer's kind is the phrase there up to its verb ("Which design software do…"), when it ends in a noun.
+  let answerEnd = answerAt === -1 ? -1 : answerAt;
+  while (answerEnd !== -1 && answerEnd < terms.length && !endsKind(terms[answerEnd]!)) answerEnd += 1;
+  // Without the verb, or past a few words (a verb read as a noun: "Which enzyme breaks down…"), only the first noun is sure.
+  if (answerEnd >= terms.length || answerEnd - answerAt > KIND_WORDS) answerEnd = answerAt + 1;
+  if (!isNoun(terms[answerEnd - 1])) answerEnd = answerAt;
+  terms.forEach((term, index) => {
+    const noun = isNoun(term);
+    for (const word of term.normal.replace(/['’]s$/u, '').match(/[\p{L}\p{N}]+/gu) ?? []) {
+      if (parts.has(word)) continue;
+      parts.set(word, NAME_ASKING.has(word) || (index >= answerAt && index < answerEnd) ? 'answer' : noun ? 'thing' : 'manner');
+    }
+  });
+  return parts;
+}
+
+/**
+ * The part a question word plays: a name is a thing; a word asking for a slot's value ("job",
+ * "live", "married") asks for the kind of answer, as "which" does; else as the tagger read it.
+ */
+export function partOf(term: string, name: boolean, parts: ReadonlyMap<string, WordPart>): WordPart {
+  if (name) return 'thing';
+  if (ATTRIBUTE_WORDS[term] !== undefined) return 'answer';
+  return parts.get(term) ?? 'manner';
 }
 
 /** Question words that ask for a slot's value (see learn/slots.ts). */
@@ -117,6 +209,8 @@ export async function recall(
   const terms = queryTerms(asked);
   if (!terms.length) return time ? recallSpan(db, scope, time, options) : nothing;
   const names = questionNames(asked);
+  // Only the judgement reads what each word does (search lists every match without it).
+  const parts = options.judge === false ? null : questionParts(asked);
   // A name's related words are what a well-known person is ("Vivaldi" → composer): they find
   // memories naming others of the kind ("Bach"), whose kinds are indexed as their own words.
   const related = terms.map((term) =>
@@ -158,6 +252,7 @@ export async function recall(
         broader,
         relatedBroader,
         name,
+        part: parts === null ? undefined : partOf(term, name, parts),
         attribute: ATTRIBUTE_WORDS[term],
       });
     }
@@ -229,7 +324,7 @@ export function aboveFloor(scored: Scored[]): Scored[] {
 
 /** Whether what is stored bears on the question: the judgement behind context's and ask's "nothing stored". */
 export function bearsOn(kept: Scored[], words: QueryWord[], names: string[]): boolean {
-  return judge(kept, names) >= KNOWN_THRESHOLD || saysAboutNamed(kept, words, names);
+  return judge(kept, names, words) >= KNOWN_THRESHOLD || saysAboutNamed(kept, words, names);
 }
 
 /** The score of a memory found for a question about a time alone: said in the span, or only naming it. */
@@ -271,11 +366,12 @@ const JUDGED = 10;
 /**
  * How well what is stored bears on the question, for the judgement whether anything is known:
  * the most of the question's (weighted) words that one of the best memories says in its own
- * words, its surroundings aside; when the question names a person the space knows, only
- * memories about that person count ("What did Omar paint?" is not answered by what Ana painted).
+ * words, its surroundings aside; when the question names a name the space knows (a person, a
+ * pet, a place), only memories about that name count ("What did Omar paint?" is not answered by
+ * what Ana painted).
  */
-export function judge(scored: Scored[], names: string[]): number {
-  const aboutName = (hit: LexemeHit) => hit.about.some((known) => names.some((name) => isName(known, name)));
+export function judge(scored: Scored[], names: string[], words: QueryWord[] = []): number {
+  const aboutName = (hit: LexemeHit) => isAboutName(hit, names, words);
   const relevant = names.length && scored.some((item) => aboutName(item.hit)) ? scored.filter((item) => aboutName(item.hit)) : scored;
   return Math.max(0, ...relevant.slice(0, JUDGED).map((item) => item.direct));
 }
@@ -291,15 +387,21 @@ export function saysAboutNamed(scored: Scored[], words: QueryWord[], names: stri
   const others = words.filter((word) => !word.name).flatMap((word) => word.own);
   return scored
     .slice(0, JUDGED)
-    .some(
-      (item) =>
-        item.hit.about.some((known) => names.some((name) => isName(known, name))) &&
-        others.some((lexeme) => (item.hit.levels[lexeme] ?? 0) >= OWN_WORDS),
-    );
+    .some((item) => isAboutName(item.hit, names, words) && others.some((lexeme) => (item.hit.levels[lexeme] ?? 0) >= OWN_WORDS));
 }
 
 /** A lexeme's match level when the memory's own words (or names) hold it. */
 const OWN_WORDS = 3;
+
+/**
+ * Whether a memory is about a name the question names: among the names it is about, or in its
+ * own words. A pet, a thing or a place is named in a memory's words as a person is ("Pip ate a
+ * sock."), though the learner lists only some of them as what the memory is about.
+ */
+export function isAboutName(hit: LexemeHit, names: string[], words: QueryWord[]): boolean {
+  if (hit.about.some((known) => names.some((name) => isName(known, name)))) return true;
+  return words.some((word) => word.name && word.own.some((lexeme) => hit.levels[lexeme] === OWN_WORDS));
+}
 
 const isName = (known: string, name: string) => {
   const lower = known.toLowerCase();
@@ -324,6 +426,11 @@ export function diversify(scored: Scored[]): void {
 export interface Scored {
   hit: LexemeHit;
   score: number;
+  /**
+   * The share of the question's words the memory says itself (or by its slot, or, for the kind
+   * of answer asked for, by naming a kind of it), each weighted as the judgement weighs it: a
+   * word nothing stored says by what it does in the question (UNSEEN_THING_WEIGHT, UNSEEN_MANNER_WEIGHT).
+   */
   direct: number;
 }
 
@@ -351,6 +458,13 @@ export function scoreHits(
     return Math.max(...seen.map(idfOf));
   });
   const sum = weights.reduce((left, right) => left + right, 0);
+  // The judgement weighs a word nothing stored says by what it does in the question.
+  const judged = words.map((word, index) =>
+    word.own.some((lexeme) => (frequency[lexeme] ?? 0) > 0)
+      ? weights[index]!
+      : rarest * ((word.part ?? 'thing') === 'thing' ? UNSEEN_THING_WEIGHT : UNSEEN_MANNER_WEIGHT),
+  );
+  const judgedSum = judged.reduce((left, right) => left + right, 0);
   // What a memory naming a kind of a word (or of its related words) scores for it, each class no more than its own rarity.
   const classMatches = words.map((word, index) =>
     [
@@ -373,7 +487,9 @@ export function scoreHits(
       for (const lexeme of word.own) match = Math.max(match, levelWeight(lexeme));
       const inSlot = word.attribute !== undefined && hit.slot !== null && hit.slot.endsWith(`|${word.attribute}`);
       if (inSlot) match = 1;
-      if (inSlot || word.own.some((lexeme) => hit.levels[lexeme] === 3)) ownWords += weight;
+      // A memory naming a kind of the answer asked for ("cello" for "Which instrument…") says it too.
+      const saysAnswer = word.part === 'answer' && word.broader.some((lexeme) => hit.levels[lexeme] === OWN_WORDS);
+      if (inSlot || saysAnswer || word.own.some((lexeme) => hit.levels[lexeme] === OWN_WORDS)) ownWords += judged[index]!;
       for (const [lexeme, value] of classMatches[index]!) if (hit.levels[lexeme]) match = Math.max(match, value);
       for (const lexeme of word.related) {
         // A related word counts by its own rarity too: "go" for "moved" is worth little.
@@ -383,7 +499,7 @@ export function scoreHits(
       covered += weight * match;
     });
     const coverage = sum > 0 ? covered / sum : 0;
-    const direct = sum > 0 ? ownWords / sum : 0;
+    const direct = judgedSum > 0 ? ownWords / judgedSum : 0;
     const named =
       cues.names.length > 0 &&
       hit.about.some((known) => {

@@ -42,12 +42,24 @@ export const BROADER_WEIGHT = 0.25;
  * stored says it, so a memory sharing only the question's common words covers less of it.
  */
 export const UNSEEN_WEIGHT = 1.5;
+/**
+ * For the judgement whether anything is known: a thing the question asks about (a noun or a
+ * name) that the space has never seen weighs this much of the rarest word's weight. A question
+ * about "my brother" in a space where no brother was ever said is about something not stored.
+ */
+export const UNSEEN_THING_WEIGHT = 2.5;
+/**
+ * … and an unseen word saying how the question asks (a verb or adjective: "old", "born", "owns")
+ * or what kind of answer it wants ("Which instrument…", "What is my job?"): the answer is often
+ * stored in other words ("is 9", "Rosa arrived", "plays the cello"), so such a word weighs little.
+ */
+export const UNSEEN_MANNER_WEIGHT = 0.3;
 
 /**
- * Something is known about a question when one of its best memories (about the person it
+ * Something is known about a question when one of its best memories (about the name it
  * names, if any) says at least this share of the question's weighted words in its own words.
  */
-export const KNOWN_THRESHOLD = 0.2;
+export const KNOWN_THRESHOLD = 0.22;
 /** Memories scoring below this are not returned at all (they share only a weak word or a synonym). */
 export const FLOOR = 0.08;
 /** Past the most any caller is shown, memories below this share of the best are left out too. */

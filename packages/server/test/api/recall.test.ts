@@ -147,6 +147,22 @@ describe('recall', () => {
     expect(related.body.memories[0].text).toMatch(/dove/);
   });
 
+  it('judges by what the question asks about: a known pet answers, a thing never stored does not', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      text: 'Pip is a wiry little terrier. Pip chewed a slipper on Monday. Ada keeps her bike in the shed. Ada lives in Porto.',
+    });
+    // "breed" is stored nowhere, but it is the kind of answer asked for; what is stored about Pip answers.
+    const breed = await call('POST', '/v1/context', { body: { question: 'What breed is Pip?', space } });
+    expect(breed.body.empty).toBe(false);
+    expect(breed.body.context).toMatch(/terrier/);
+    // A kayak was never mentioned: sharing "keep" with the bike is not knowing where it is.
+    const kayak = await call('POST', '/v1/context', { body: { question: 'Where do we keep the kayak?', space } });
+    expect(kayak.body.empty).toBe(true);
+    const ask = await call('POST', '/v1/ask', { body: { question: 'Where do we keep the kayak?', space } });
+    expect(ask.body.answer).toBeNull();
+  });
+
   it('search honours kind and limit', async () => {
     const space = await spaceWithFacts();
     const prefs = await call('POST', '/v1/search', { body: { q: 'Priya book choir rehearsal', kind: 'pref', space } });
