@@ -274,10 +274,12 @@ export async function recall(
     ...words.filter((word) => word.name).flatMap((word) => word.own.map((index) => lexemes[index]!)),
     ...timeLexemes.map((index) => lexemes[index]!),
   ]);
-  let found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly });
+  // What was said in the time asked about comes in too, whatever its words.
+  const said = time ? { start: time.start.getTime(), end: time.end.getTime() } : undefined;
+  let found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly, said });
   // A few hits mean a small space or rare words: then names bring in memories too.
   if (scoreOnly.size && found.hits.length < FEW_HITS) {
-    found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly });
+    found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, said });
   }
   const { hits, total, counts } = found;
   if (!hits.length) return time ? recallSpan(db, scope, time, options, spanLexemes) : nothing;

@@ -1,7 +1,7 @@
 import type { Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
 import { type Db, primaryOf } from './database.js';
-import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch } from './memory-repository.js';
+import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch, SAID_BROUGHT } from './memory-repository.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -191,6 +191,7 @@ export class SpaceIndex {
         hitOf[position] = found.push(position);
       }
     }
+    if (options.said) this.bringSaid(options.said, options, labels, hitOf, found);
     const width = options.lexemes.length;
     const levels = new Uint8Array(found.length * width);
     options.lexemes.forEach((lexeme, lexemeIndex) => {
@@ -218,6 +219,27 @@ export class SpaceIndex {
     });
     hits.sort((left, right) => left.id - right.id);
     return { hits, total: hits.length ? this.size : 0, counts };
+  }
+
+  /** Brings in the memories said in a span (see LexemeSearch.said), the newest first, as the store does. */
+  private bringSaid(
+    span: { start: number; end: number },
+    options: LexemeSearch,
+    labels: [string, string][] | null,
+    hitOf: Int32Array,
+    found: number[],
+  ): void {
+    const inSpan: number[] = [];
+    this.memories.forEach((memory, position) => {
+      if (!memory || memory.said < span.start || memory.said >= span.end) return;
+      if (options.kind !== 'all' && memory.kind !== options.kind) return;
+      if (labels && !labels.every(([name, value]) => memory.labels[name] === value)) return;
+      inSpan.push(position);
+    });
+    inSpan.sort(
+      (left, right) => this.memories[right]!.said - this.memories[left]!.said || this.memories[right]!.id - this.memories[left]!.id,
+    );
+    for (const position of inSpan.slice(0, SAID_BROUGHT)) if (hitOf[position] === 0) hitOf[position] = found.push(position);
   }
 
   /**

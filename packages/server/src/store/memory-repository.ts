@@ -528,7 +528,16 @@ export interface LexemeSearch {
   factOnly?: ReadonlySet<string>;
   /** Lexemes (names said everywhere) that score memories but bring none in; their counts are given. */
   scoreOnly?: ReadonlySet<string>;
+  /**
+   * A span the question asks about (epoch milliseconds, end exclusive): the memories said in it
+   * are brought in too, whatever their words (at most SAID_BROUGHT, the newest first), so that
+   * "What did Omar do on 3 May 2024?" finds what he said that day without naming it.
+   */
+  said?: { start: number; end: number };
 }
+
+/** The most memories a span brings in besides those its question's words bring. */
+export const SAID_BROUGHT = 200;
 
 const quoteLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
@@ -558,10 +567,18 @@ export async function searchMemories(
         ),
       )}] as counts`
     : sql``;
+  const day = (epoch: number) => new Date(epoch).toISOString().slice(0, 10);
+  const saidIn = options.said
+    ? sql` or m.id in (select m.id from memories m
+        where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
+          and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
+          and m.date >= ${day(options.said.start)}::date and m.date < ${day(options.said.end)}::date
+        order by m.date desc, m.id desc limit ${SAID_BROUGHT})`
+    : sql``;
   const { rows } = await sql<HitRow & { counts?: number[] }>`
     select ${hitColumns} ${countsQuery}
     from memories m, cast(${any} as tsquery) query
-    where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and m.tsv @@ query
+    where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and (m.tsv @@ query${saidIn})
       and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}`.execute(db);
   const counts = new Map(counted.map((lexeme, index) => [lexeme, rows[0]?.counts?.[index] ?? 0]));
   // One pass of one pattern over each tsvector's text finds every query lexeme in it.

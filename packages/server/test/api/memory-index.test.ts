@@ -61,6 +61,10 @@ const QUESTIONS: { words: string[]; options?: Partial<LexemeSearch> }[] = [
   { words: ['marathon', 'porto', 'brother', 'run'] },
   { words: ['training', 'yoga', 'hiking'] },
   { words: ['sunset', 'paint'], options: { kind: 'all' } },
+  // A span brings in what was said in it (every memory here was said on 8 May 2023), or nothing outside it.
+  { words: ['violin'], options: { said: { start: Date.UTC(2023, 4, 8), end: Date.UTC(2023, 4, 9) } } },
+  { words: ['violin'], options: { kind: 'people', said: { start: Date.UTC(2023, 4, 1), end: Date.UTC(2023, 5, 1) } } },
+  { words: ['violin'], options: { said: { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 1, 1) } } },
 ];
 
 async function lexemesOfWords(space: string, words: string[]) {

@@ -27,6 +27,7 @@ beforeAll(async () => {
   await save('I baked rye bread with my sister.', '2026-10-03T10:00:00Z'); // last month
   await save('I baked a lemon tart for the team.', '2026-11-21T12:00:00Z'); // yesterday
   await save('I ran a half marathon in Porto.', '2025-04-12T09:00:00Z'); // last year
+  await save('I made a pear crumble.', '2026-09-14T16:00:00Z');
 });
 
 afterAll(async () => {
@@ -62,5 +63,11 @@ describe('a question that names a time with its year', () => {
     expect(day.body.memories[0].text).toMatch(/plum cake/);
     const range = await ask('/v1/search', { q: 'What did Lena bake between 20 and 22 November 2026?' });
     expect(range.body.memories[0].text).toMatch(/lemon tart/);
+  });
+
+  it('brings in what was said then even when it shares no word with the question', async () => {
+    // No name in the question: nothing but the span brings the crumble in.
+    const september = await ask('/v1/search', { q: 'What was baked on 14 September 2026?' });
+    expect(september.body.memories.map((memory: { text: string }) => memory.text)).toContain('Lena made a pear crumble.');
   });
 });
