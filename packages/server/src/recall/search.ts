@@ -140,8 +140,7 @@ export function questionParts(question: string): Map<string, WordPart> {
     answerAt = asking + 1;
     if (KIND_OF.has(terms[answerAt]?.normal ?? '') && terms[answerAt + 1]?.normal === 'of') answerAt += 2;
   }
-  const isNoun = (term: { tags: string[] } | undefined) =>
-    term !== undefined && term.tags.includes('Noun') && !term.tags.includes('Pronoun');
+  const isNoun = (term: { tags: string[] } | undefined) => term?.tags.includes('Noun') === true && !term.tags.includes('Pronoun');
   // The answer's kind is the phrase there up to its verb ("Which design software do…"), when it ends in a noun.
   let answerEnd = answerAt === -1 ? -1 : answerAt;
   while (answerEnd !== -1 && answerEnd < terms.length && !endsKind(terms[answerEnd]!)) answerEnd += 1;
