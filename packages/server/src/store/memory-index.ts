@@ -76,28 +76,45 @@ export class SpaceIndex {
 
   constructor(
     public version: string,
-    parsed: ParsedMemory[],
+    parsed: ParsedMemory[] = [],
   ) {
-    const lists = new Map<string, { memories: number[]; levels: number[]; tenths: number[] }>();
-    parsed.forEach((memory, position) => {
-      for (const [lexeme, level] of memory.levels) {
-        let list = lists.get(lexeme);
-        if (!list) lists.set(lexeme, (list = { memories: [], levels: [], tenths: [] }));
-        list.memories.push(position);
-        list.levels.push(level);
-        list.tenths.push(memory.weights.get(lexeme) ?? 0);
-      }
+    this.append(parsed);
+  }
+
+  /**
+   * Adds memories at the end (a build reads a space in chunks: see BUILD_CHUNK). Each lexeme's
+   * postings grow in place; `compact` trims them to size once the last chunk is in.
+   */
+  append(memories: ParsedMemory[]): void {
+    for (const memory of memories) {
+      const position = this.memories.push(indexed(memory)) - 1;
       this.positionOf.set(memory.id, position);
-      this.memories.push(indexed(memory));
-    });
-    // Typed arrays hold the postings in a fraction of the room of two Maps per memory.
-    for (const [lexeme, list] of lists) {
-      this.postings.set(lexeme, {
-        memories: Int32Array.from(list.memories),
-        levels: Uint8Array.from(list.levels),
-        tenths: Uint16Array.from(list.tenths),
-        length: list.memories.length,
-      });
+      for (const [lexeme, level] of memory.levels) {
+        let posting = this.postings.get(lexeme);
+        if (!posting) {
+          posting = { memories: new Int32Array(4), levels: new Uint8Array(4), tenths: new Uint16Array(4), length: 0 };
+          this.postings.set(lexeme, posting);
+        } else if (posting.length === posting.memories.length) {
+          const capacity = Math.ceil(posting.length * 1.5) + 4;
+          posting.memories = grow(posting.memories, new Int32Array(capacity));
+          posting.levels = grow(posting.levels, new Uint8Array(capacity));
+          posting.tenths = grow(posting.tenths, new Uint16Array(capacity));
+        }
+        posting.memories[posting.length] = position;
+        posting.levels[posting.length] = level;
+        posting.tenths[posting.length] = memory.weights.get(lexeme) ?? 0;
+        posting.length += 1;
+      }
+    }
+  }
+
+  /** Trims every lexeme's postings to what they hold (after a build: the room grown for more is not needed until a change). */
+  compact(): void {
+    for (const posting of this.postings.values()) {
+      if (posting.memories.length === posting.length) continue;
+      posting.memories = posting.memories.slice(0, posting.length);
+      posting.levels = posting.levels.slice(0, posting.length);
+      posting.tenths = posting.tenths.slice(0, posting.length);
     }
   }
 
@@ -127,26 +144,7 @@ export class SpaceIndex {
       this.memories[position] = null;
       this.removed += 1;
     }
-    for (const memory of current) {
-      const position = this.memories.push(indexed(memory)) - 1;
-      this.positionOf.set(memory.id, position);
-      for (const [lexeme, level] of memory.levels) {
-        let posting = this.postings.get(lexeme);
-        if (!posting) {
-          posting = { memories: new Int32Array(4), levels: new Uint8Array(4), tenths: new Uint16Array(4), length: 0 };
-          this.postings.set(lexeme, posting);
-        } else if (posting.length === posting.memories.length) {
-          const capacity = Math.ceil(posting.length * 1.5) + 4;
-          posting.memories = grow(posting.memories, new Int32Array(capacity));
-          posting.levels = grow(posting.levels, new Uint8Array(capacity));
-          posting.tenths = grow(posting.tenths, new Uint16Array(capacity));
-        }
-        posting.memories[posting.length] = position;
-        posting.levels[posting.length] = level;
-        posting.tenths[posting.length] = memory.weights.get(lexeme) ?? 0;
-        posting.length += 1;
-      }
-    }
+    this.append(current);
     this.version = version;
     return true;
   }
@@ -336,6 +334,8 @@ export function parseTsvector(text: string): { levels: Map<string, number>; weig
   return { levels, weights };
 }
 
+/** Memories read per statement when a copy is built. */
+const BUILD_CHUNK = 2_000;
 /** Spaces with more current memories than this are searched in the store only. */
 const MAX_SPACE = 1_000_000;
 /** At most this many memories are held over all copies by default (ENGRAM_RECALL_CACHE_MEMORIES); the least recently used copies go first. */
@@ -361,7 +361,7 @@ export class MemoryIndexCache {
   private held = 0;
 
   constructor(
-    private limits: { maxSpace: number; maxHeld: number; rebuildMs: number } = {
+    private limits: { maxSpace: number; maxHeld: number; rebuildMs: number; buildChunk?: number } = {
       maxSpace: MAX_SPACE,
       maxHeld: MAX_HELD,
       rebuildMs: REBUILD_MS,
@@ -467,11 +467,23 @@ export class MemoryIndexCache {
       this.drop(key);
       return null;
     }
-    const { rows } = await sql<HitRow>`
-      select ${hitColumns} from memories m
-      where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current'
-      order by m.id`.execute(db);
-    const copy = new SpaceIndex(found.version, rows.map(parseRow));
+    // Read in chunks by id: a request waiting for the embedded store's one connection gets it
+    // between two, and neither the store nor this process holds the whole space's rows at once.
+    // A memory changed meanwhile is newer than the version read first: the next refresh applies
+    // it again, as any change after the version.
+    const copy = new SpaceIndex(found.version);
+    const chunk = this.limits.buildChunk ?? BUILD_CHUNK;
+    for (let after = 0; ; ) {
+      const { rows } = await sql<HitRow>`
+        select ${hitColumns} from memories m
+        where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current' and m.id > ${after}
+        order by m.id limit ${chunk}`.execute(db);
+      copy.append(rows.map(parseRow));
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < chunk) break;
+      after = last.id;
+    }
+    copy.compact();
     this.drop(key);
     this.copies.set(key, copy);
     this.refreshed.set(key, Date.now());

@@ -98,6 +98,26 @@ describe('the in-process copy of a space index', () => {
     expect(compared).toBeGreaterThan(10);
   });
 
+  it('built in chunks, answers as one read whole', async () => {
+    const scope = scopeOf('maria');
+    const { version } = await lexemesAndVersion(store.db, scope, ['x']);
+    const whole = await new MemoryIndexCache().current(store.db, scope, version, { wait: true });
+    // Three memories a statement: the space is read in several chunks.
+    const chunked = await new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0, buildChunk: 3 }).current(
+      store.db,
+      scope,
+      version,
+      { wait: true },
+    );
+    expect(chunked!.size).toBe(whole!.size);
+    expect(chunked!.size).toBeGreaterThan(6);
+    expect(chunked!.ids()).toEqual(whole!.ids());
+    for (const question of QUESTIONS) {
+      const options: LexemeSearch = { lexemes: await lexemesOfWords('maria', question.words), kind: 'all', ...question.options };
+      expect(chunked!.search(options)).toEqual(whole!.search(options));
+    }
+  });
+
   it('holds only its own space: another space with the same words is never in it', async () => {
     const cache = new MemoryIndexCache();
     const { version } = await lexemesAndVersion(store.db, scopeOf('maria'), ['x']);
