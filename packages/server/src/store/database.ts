@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { EmbeddedThread } from './embedded-store.js';
+import { EmbeddedThread, pgConfigOf } from './embedded-store.js';
 import type { Database } from './schema/tables.js';
 
 export type { Database, Row } from './schema/tables.js';
@@ -114,7 +114,6 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, background: db, kind: 'postgres', close: () => db.destroy() };
   }
-  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   let lock: { release(): void } | null = null;
   if (!config.dataDir.startsWith('memory://')) {
     await mkdir(config.dataDir, { recursive: true });
@@ -137,8 +136,7 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
     throw error;
   }
   // PGlite has one connection: requests go ahead of learning and housekeeping waiting for it.
-  // createPgConfig drives `thread` as it would a PGlite (waitReady, execProtocolStream).
-  const pool = new pg.Pool(createPgConfig(thread as unknown as Parameters<typeof createPgConfig>[0]));
+  const pool = new pg.Pool(pgConfigOf(thread));
   // A client whose thread stopped is dropped from the pool; the error is the statement's.
   pool.on('error', () => {});
   const gate = new PriorityGate();

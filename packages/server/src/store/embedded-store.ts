@@ -1,40 +1,34 @@
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type pg from 'pg';
+import { serialize } from 'pg-protocol';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import type { ThreadOptions, ThreadReply, ThreadRequest } from './embedded-thread.js';
 
-/**
- * Extended-protocol messages that answer nothing until a Sync or a Flush follows (Parse, Bind,
- * Describe, Execute, Close): they are held and sent with it, so that a statement crosses to the
- * thread once, not once per message.
- */
-const HELD = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
-
 interface Pending {
-  messages: BackendMessage[];
-  resolve(messages: BackendMessage[]): void;
+  onMessage(message: BackendMessage): void;
+  resolve(): void;
   reject(error: Error): void;
 }
 
 /**
- * The embedded store (PGlite) running on a thread of its own (store/embedded-thread.ts). On this
- * thread it stands in for the PGlite object that `@electric-sql/pglite/node-postgres` drives,
- * which uses just `waitReady` and `execProtocolStream`: the wire-protocol bytes node-postgres
- * writes go to the thread, PGlite runs them there, and its reply bytes come back and are parsed
- * here into the messages node-postgres reads, as PGlite's own `execProtocolStream` does. A thread
- * that stops (or a statement that throws inside PGlite, which leaves it unusable) fails every
- * pending and later statement with `failure`.
+ * The embedded store (PGlite) running on a thread of its own (store/embedded-thread.ts): the
+ * wire-protocol bytes node-postgres writes (through `ThreadConnection`) go to the thread, PGlite
+ * runs them there, and its reply comes back in parts as PGlite writes it, each parsed here into
+ * the messages node-postgres reads, as PGlite's own `execProtocolStream` does. A thread that
+ * stops (or a statement that throws inside PGlite, which leaves it unusable) fails every pending
+ * and later statement with `failure`.
  */
 export class EmbeddedThread {
   readonly waitReady: Promise<void>;
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   readonly #parser = new Parser();
-  #held: Uint8Array[] = [];
   #nextId = 0;
   #failure: Error | null = null;
   #closing: Promise<void> | null = null;
@@ -83,24 +77,16 @@ export class EmbeddedThread {
     return this.#failure;
   }
 
-  /** What PGlite's `execProtocolStream(bytes, { throwOnError: false })` answers, run on the thread. */
-  async execProtocolStream(bytes: Uint8Array, _options?: { throwOnError?: boolean }): Promise<BackendMessage[]> {
-    if (this.#failure) throw this.#failure;
-    if (HELD.has(bytes[0]!)) {
-      this.#held.push(bytes);
-      return [];
-    }
-    const held = this.#held;
-    this.#held = [];
-    held.push(bytes);
-    return this.#exec(concat(held));
-  }
-
-  #exec(bytes: Uint8Array): Promise<BackendMessage[]> {
+  /**
+   * Runs wire-protocol messages on the thread; `onMessage` gets each message of the reply as its
+   * part arrives (rows are handed on while the thread still writes the rest), and the promise
+   * resolves when the reply is complete.
+   */
+  run(bytes: Uint8Array, onMessage: (message: BackendMessage) => void): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.#failure) return reject(this.#failure);
       const id = this.#nextId++;
-      this.#pending.set(id, { messages: [], resolve, reject });
+      this.#pending.set(id, { onMessage, resolve, reject });
       // A statement running keeps the process alive; an idle store does not.
       if (this.#pending.size === 1) this.#worker.ref();
       this.#post({ type: 'exec', id, bytes }, [bytes.buffer as ArrayBuffer]);
@@ -113,12 +99,12 @@ export class EmbeddedThread {
     if (reply.type === 'chunk') {
       // Parsed as it comes, while the thread goes on (each reply holds whole messages in all).
       const bytes = Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.length);
-      this.#parser.parse(bytes, (message) => pending.messages.push(message));
+      this.#parser.parse(bytes, pending.onMessage);
       return;
     }
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.#worker.unref();
-    if (reply.type === 'done') pending.resolve(pending.messages);
+    if (reply.type === 'done') pending.resolve();
     else {
       // An exception out of PGlite (not an SQL error, which is a message of the reply) leaves
       // its WebAssembly in an unknown state: nothing more runs on it.
@@ -156,6 +142,124 @@ export class EmbeddedThread {
     })();
     return this.#closing;
   }
+}
+
+/**
+ * The one connection node-postgres has to the embedded store: what `@electric-sql/pglite/
+ * node-postgres` gives a PGlite on the same thread, for `EmbeddedThread`. It hands node-postgres
+ * each message of a reply as it is parsed, where PGlite's collects a statement's whole reply
+ * first, so the messages of a statement of 100k rows are garbage as soon as node-postgres has
+ * made its row of each (collected young) rather than all held until the last. Extended-protocol
+ * messages that answer nothing until a Sync or Flush follows (Parse, Bind, Describe, Execute,
+ * Close) are held and sent with it: a statement crosses to the thread once.
+ */
+class ThreadConnection extends EventEmitter {
+  // What node-postgres's Client reads or sets on its connection.
+  _connecting = false;
+  readonly stream = { destroy: () => this.end() };
+  parsedStatements = {};
+  submittedNamedStatements = {};
+  #queue: Promise<void>;
+  #held: Uint8Array[] = [];
+  #messages = false;
+
+  constructor(private readonly thread: EmbeddedThread) {
+    super();
+    this.on('newListener', (name) => {
+      if (name === 'message') this.#messages = true;
+    });
+    this.#queue = thread.waitReady.catch(() => {});
+  }
+
+  async connect(): Promise<void> {
+    this._connecting = true;
+    await this.thread.waitReady;
+    process.nextTick(() => this.emit('readyForQuery'));
+  }
+
+  requestSsl(): void {}
+  startup(): void {}
+  cancel(): void {}
+  password(): void {}
+  ref(): void {}
+  unref(): void {}
+  sendSASLInitialResponseMessage(mechanism: string, response: string): void {
+    this.#send(serialize.sendSASLInitialResponseMessage(mechanism, response));
+  }
+  sendSCRAMClientFinalMessage(response: string): void {
+    this.#send(serialize.sendSCRAMClientFinalMessage(response));
+  }
+  query(text: string): void {
+    this.#send(serialize.query(text));
+  }
+  parse(query: Parameters<typeof serialize.parse>[0]): void {
+    this.#held.push(serialize.parse(query));
+  }
+  bind(config: Parameters<typeof serialize.bind>[0]): void {
+    this.#held.push(serialize.bind(config));
+  }
+  execute(config: Parameters<typeof serialize.execute>[0]): void {
+    this.#held.push(serialize.execute(config));
+  }
+  describe(message: Parameters<typeof serialize.describe>[0]): void {
+    this.#held.push(serialize.describe(message));
+  }
+  close(message: Parameters<typeof serialize.close>[0]): void {
+    this.#held.push(serialize.close(message));
+  }
+  flush(): void {
+    this.#send(serialize.flush());
+  }
+  sync(): void {
+    this.#send(serialize.sync());
+  }
+  sendCopyFromChunk(chunk: Buffer): void {
+    this.#send(serialize.copyData(chunk));
+  }
+  endCopyFrom(): void {
+    this.#send(serialize.copyDone());
+  }
+  sendCopyFail(message: string): void {
+    this.#send(serialize.copyFail(message));
+  }
+
+  end(): void {
+    this.#queue = this.#queue.then(() => {
+      this.emit('end');
+    });
+    for (const name of this.eventNames()) if (name !== 'newListener') this.removeAllListeners(name);
+    this.#messages = false;
+  }
+
+  #send(bytes: Uint8Array): void {
+    this.#held.push(bytes);
+    // Copied out of node-postgres's Buffers (which may share a pool) into one moved to the thread.
+    const request = concat(this.#held);
+    this.#held = [];
+    this.#queue = this.#queue
+      .then(() =>
+        this.thread.run(request, (message) => {
+          if (this.#messages) this.emit('message', message);
+          this.emit(message.name === 'error' ? 'errorMessage' : message.name, message);
+        }),
+      )
+      .catch((error) => {
+        this.emit('error', error);
+      });
+  }
+}
+
+/** node-postgres's configuration for the embedded store: one connection, to `thread`. */
+export function pgConfigOf(thread: EmbeddedThread): pg.PoolConfig {
+  return {
+    max: 1,
+    user: 'postgres',
+    password: 'dummy',
+    database: 'postgres',
+    host: 'localhost',
+    port: 5432,
+    connection: new ThreadConnection(thread),
+  } as pg.PoolConfig;
 }
 
 /**
