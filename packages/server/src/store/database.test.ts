@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embeddedThreadOf, openStore, PriorityGate, type Store } from './database.js';
@@ -110,5 +113,23 @@ describe("the embedded store's thread", () => {
     await expect(sql`select 1`.execute(store.db)).rejects.toThrow(/embedded store's thread stopped/);
     await expect(sql`select 1`.execute(store.background)).rejects.toThrow(/embedded store's thread stopped/);
     await store.close();
+  });
+
+  it('keeps the process alive until it has closed, with a statement answered while closing', async () => {
+    // In a process of its own: a thread let go of (unref) when the statement's answer came, while
+    // PGlite was still closing, ended the process with nothing left to wait for (exit code 13,
+    // an unsettled top-level await) before it printed "closed".
+    const script = `
+      import { serialize } from 'pg-protocol';
+      const { EmbeddedThread } = await import(${JSON.stringify(new URL('./embedded-store.ts', import.meta.url).href)});
+      const thread = new EmbeddedThread({ dataDir: 'memory://' });
+      await thread.waitReady;
+      const statement = thread.run(new Uint8Array(serialize.query('select pg_sleep(0.3)')), () => {});
+      await Promise.all([statement, thread.close()]);
+      console.log('closed');`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    });
+    expect(stdout.trim()).toBe('closed');
   });
 });

@@ -103,7 +103,8 @@ export class EmbeddedThread {
       return;
     }
     this.#pending.delete(reply.id);
-    if (this.#pending.size === 0) this.#worker.unref();
+    // Closing keeps it alive until PGlite has closed (a statement answered meanwhile must not unref it).
+    if (this.#pending.size === 0 && !this.#closing) this.#worker.unref();
     if (reply.type === 'done') pending.resolve();
     else {
       // An exception out of PGlite (not an SQL error, which is a message of the reply) leaves
