@@ -11,6 +11,11 @@ describe('slotOf', () => {
   it('reads work, partner, age and favourites as slots of their own', () => {
     expect(slotOf('Priya works as a marine biologist in Cork.', ['Priya', 'Cork'])).toBe('priya|work');
     expect(slotOf('Bashir got a new job at Google.', ['Bashir', 'Google'])).toBe('bashir|work');
+    // A start at a named place, or the job at one, is where someone works now.
+    expect(slotOf('Bashir started full time at Keller & Sons on Monday 5 January 2026.', ['Bashir', 'Keller & Sons'])).toBe('bashir|work');
+    expect(slotOf('The user accepted the job at Brightwell.', ['Brightwell'])).toBe('the user|work');
+    expect(slotOf('The user has been a graphic designer at Halden Print for four years.', ['Halden Print'])).toBe('the user|work');
+    expect(slotOf('Bashir is a pediatric nurse at Mercy General.', ['Bashir', 'Mercy General'])).toBe('bashir|work');
     expect(slotOf('Ana is engaged to Luis.', ['Ana', 'Luis'])).toBe('ana|partner');
     expect(slotOf('Ana is 34 years old.', ['Ana'])).toBe('ana|age');
     expect(slotOf("Priya's favourite book is Becoming by Michelle Obama.", ['Priya', 'Michelle Obama'])).toBe('priya|favourite-book');
@@ -22,5 +27,7 @@ describe('slotOf', () => {
     expect(slotOf('Wendell loves pottery.', ['Wendell'])).toBeNull();
     expect(slotOf('Does Omar live in Berlin?', ['Omar', 'Berlin'])).toBeNull();
     expect(slotOf('Yesterday moved to Berlin.', ['Berlin'])).toBeNull();
+    expect(slotOf('Bashir started at 9am.', ['Bashir'])).toBeNull();
+    expect(slotOf('Bashir is a big fan at Anfield.', ['Bashir', 'Anfield'])).toBeNull();
   });
 });

@@ -23,6 +23,15 @@ const PATTERNS: [attribute: string, pattern: RegExp][] = [
       'u',
     ),
   ],
+  // "Omar started at Halden on Monday", "Omar accepted the job at Halden", "Omar has been a graphic
+  // designer at Halden": a workplace named by its capital (a role: a noun of a doer, "-er", "-ist", …).
+  [
+    'work',
+    new RegExp(
+      `^${SUBJECT} (?:just )?(?:started (?:full[- ]time |part[- ]time )?at|(?:got|accepted|took|landed) the (?:new )?(?:job|position|role) at|(?:is|has been) (?:now )?an? (?:\\p{Ll}[\\p{Ll}-]* ){0,2}\\p{Ll}*(?:er|or|ist|ant|ent|ian|man|woman|nurse|chef|cook|clerk|coach|medic|barista|intern) at) \\p{Lu}`,
+      'u',
+    ),
+  ],
   [
     'partner',
     new RegExp(
