@@ -20,6 +20,7 @@ describe('resolvePersons', () => {
     expect(resolve("I've got two cats and I'd love a third")).toBe('Priya has got two cats and Priya would love a third');
     expect(resolve("I'll be there and I do not mind")).toBe('Priya will be there and Priya does not mind');
     expect(resolve('I really try to study')).toBe('Priya really tries to study');
+    expect(resolve('I no longer teach at the college')).toBe('Priya no longer teaches at the college');
     expect(resolve("I'd gone home")).toBe('Priya had gone home');
   });
 

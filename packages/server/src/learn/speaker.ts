@@ -141,8 +141,10 @@ const clauseOpeners = new Set([
   'love',
   'like',
 ]);
-/** Adverbs that may sit between a subject and its verb ("I really love…"). */
+/** Adverbs that may sit between a subject and its verb ("I really love…", "I no longer work…"). */
 const adverbs = new Set([
+  'no',
+  'longer',
   'really',
   'also',
   'just',
