@@ -25,7 +25,6 @@ import {
   dropSourceFile,
   finishSource,
   keepReadText,
-  learnedTokens,
   loadSourceContent,
   markSourceWaiting,
   sourceFile,
@@ -51,6 +50,11 @@ export interface LearnSourceOptions {
   model?: Model | null;
   /** Counts what the model's calls cost (tokens sent and received). */
   countModel?: (usage: ModelUsage) => Promise<void>;
+  /**
+   * Counts the source's tokens as learned, in the transaction that marks it finished: a caller
+   * who sees the source finished sees its tokens in the usage too.
+   */
+  bill?: (transaction: Db, tokens: number) => Promise<void>;
 }
 
 /** The few current memories nearest a text, shown to the model so that it can say which one a fact updates. */
@@ -162,6 +166,7 @@ export async function learnSource(db: Db, job: Job, options: LearnSourceOptions 
     if (source.kind === 'file') await applyFileLabels(transaction, scope.accountId, source.id);
     if (corrected) await recordCorrection(transaction, scope, corrected.id, created);
     await finishSource(transaction, scope.accountId, source.id, read.tokens);
+    await options.bill?.(transaction, read.tokens);
     await completeJob(transaction, job);
     return true;
   });
@@ -196,10 +201,7 @@ export async function learnMetered(context: MeterContext, job: Job): Promise<voi
     parsers: context.parsers,
     model: context.model,
     countModel: (usage: ModelUsage) => addModelTokens(db, scope, periodOf(context.now()).start, usage),
+    bill: (transaction: Db, tokens: number) => addLearnedTokens(transaction, scope, periodOf(context.now()).start, billedTokens(tokens)),
   };
-  if (!(await learnSource(db, job, options))) return;
-  const learned = await learnedTokens(db, job.accountId, job.sourceId);
-  if (learned?.status === 'finished') {
-    await addLearnedTokens(db, scope, periodOf(context.now()).start, billedTokens(learned.tokens));
-  }
+  await learnSource(db, job, options);
 }

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import type { Worker } from 'node:worker_threads';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
@@ -171,8 +172,16 @@ const EMBEDDED_SHARED_BUFFERS = '32MB';
 
 const threads = new WeakMap<Store, EmbeddedThread>();
 
+/**
+ * What tests see of the thread an embedded store runs on: its worker. (The thread's own class
+ * speaks node-postgres's types, which the published declarations do not depend on.)
+ */
+export interface EmbeddedThreadView {
+  readonly worker: Worker;
+}
+
 /** The thread an embedded store runs on (tests). */
-export function embeddedThreadOf(store: Store): EmbeddedThread | undefined {
+export function embeddedThreadOf(store: Store): EmbeddedThreadView | undefined {
   return threads.get(store);
 }
 

@@ -244,13 +244,6 @@ export async function markSourceWaiting(transaction: Db, accountId: number, sour
   await sql`update sources set status = 'waiting' where account_id = ${accountId} and id = ${sourceId}`.execute(transaction);
 }
 
-/** A source's status and tokens, for billing once it is learned; null when it is gone. */
-export async function learnedTokens(db: Db, accountId: number, sourceId: string): Promise<{ tokens: number; status: string } | null> {
-  const { rows } = await sql<{ tokens: number; status: string }>`
-    select tokens, status from sources where id = ${sourceId} and account_id = ${accountId}`.execute(db);
-  return rows[0] ?? null;
-}
-
 /** An uploaded file's bytes, kept with its source until a worker reads them; null when gone. */
 export async function sourceFile(db: Db, accountId: number, sourceId: string): Promise<Uint8Array | null> {
   const { rows } = await sql<{
