@@ -12,7 +12,8 @@
  * with its learning worker on: what is saved is learned while the saves go on, as in use. After
  * a warm-up it measures `--sequential` saves one after another (p50/p95/p99), then saves/s and
  * latency with 1, 8 and 32 callers saving at once (`--saves` in all at each, into 8 spaces), each
- * caller's connection opened by one unmeasured save first.
+ * caller's connection opened by one unmeasured save first; then `--batches` batches of 100 notes
+ * one after another (latency per batch, notes/s).
  * Each note holds ten short generated facts. The load average is printed at the start and the end:
  * on a shared machine compare runs made back to back.
  */
@@ -31,6 +32,8 @@ const { values } = parseArgs({
     /** Saves at each number of callers, shared among them. */
     saves: { type: 'string', default: '320' },
     callers: { type: 'string', default: '1,8,32' },
+    /** Batches of 100 notes saved one after another at the end (0: none). */
+    batches: { type: 'string', default: '20' },
     'no-learning': { type: 'boolean', default: false },
     /** Write the server's CPU profile (node --cpu-prof) into this directory. */
     profile: { type: 'string' },
@@ -41,6 +44,7 @@ const STORES = values.stores.split(',') as ('pglite' | 'postgres')[];
 const SEQUENTIAL = Number(values.sequential);
 const SAVES = Number(values.saves);
 const CALLERS = values.callers.split(',').map(Number);
+const BATCHES = Number(values.batches);
 const ADMIN_URL = process.env.ENGRAM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KEY = 'egk_bench_saves_0123456789abcdefghijklmnop';
 
@@ -142,6 +146,24 @@ async function saveOne(url: string, space: string): Promise<number> {
   return performance.now() - began;
 }
 
+/** `POST /v1/memories/batch` of 100 notes, `count` times one after another: latency per batch and notes/s. */
+async function batches(url: string, count: number): Promise<{ perSecond: number; latency: ReturnType<typeof percentiles> }> {
+  const latencies: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const items = Array.from({ length: 100 }, () => ({ text: note(saved++) }));
+    const began = performance.now();
+    const response = await fetch(`${url}/v1/memories/batch`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'X-Memory-Space': `batch-${index % 8}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+    const text = await response.text();
+    if (response.status !== 202) throw new Error(`POST /v1/memories/batch → ${response.status}: ${text.slice(0, 300)}`);
+    latencies.push(performance.now() - began);
+  }
+  return { perSecond: (100 * count) / (latencies.reduce((sum, value) => sum + value, 0) / 1_000), latency: percentiles(latencies) };
+}
+
 async function callers(url: string, count: number): Promise<{ perSecond: number; latency: ReturnType<typeof percentiles> }> {
   // Each caller's connection is opened first, unmeasured: a client's pool keeps its connections,
   // and 24 new ones at once cost 60-100 ms each, one after another, which is not a save's cost.
@@ -167,6 +189,10 @@ for (const kind of STORES) {
     for (const count of CALLERS) {
       const figures = await callers(served.url, count);
       line.push(`${count} callers ${round(figures.perSecond)} saves/s, p50/p95/p99 ${fmt(figures.latency)} ms`);
+    }
+    if (BATCHES) {
+      const figures = await batches(served.url, BATCHES);
+      line.push(`${BATCHES} batches of 100: p50/p95/p99 ${fmt(figures.latency)} ms, ${round(figures.perSecond)} notes/s`);
     }
     console.log(line.join('; '));
   } finally {

@@ -6,7 +6,7 @@ import type { WriteResult } from '../store/file-repository.js';
 import { writeFile } from '../store/file-repository.js';
 import type { Scope } from '../store/scope.js';
 import type { NewSource, SourceRow } from '../store/source-repository.js';
-import { addSource, insertSource, storeSourceFile } from '../store/source-repository.js';
+import { addSource, insertSource, insertSources, storeSourceFile } from '../store/source-repository.js';
 import type { OperationContext } from './context.js';
 
 /**
@@ -50,13 +50,13 @@ export async function saveBatch(
     else if (admitted instanceof DomainError) outcomes.push({ index: item.index, error: admitted });
     else accepted.push({ ...item, source: { ...item.source, waiting: admitted === 'wait' } });
   }
-  const stored = await context.db.transaction().execute(async (transaction) => {
-    const rows: BatchOutcome[] = [];
-    for (const item of accepted) {
-      rows.push({ index: item.index, source: await insertSource(transaction, item.scope, item.source, context.config.maxAttempts) });
-    }
-    return rows;
-  });
+  // The accepted items' sources in one statement and their jobs in another, in one transaction.
+  const stored: BatchOutcome[] = accepted.length
+    ? await context.db.transaction().execute(async (transaction) => {
+        const rows = await insertSources(transaction, accepted, context.config.maxAttempts);
+        return accepted.map((item, at) => ({ index: item.index, source: rows[at]! }));
+      })
+    : [];
   if (stored.length) context.onSourceAdded?.();
   return [...outcomes, ...stored].sort((left, right) => left.index - right.index);
 }

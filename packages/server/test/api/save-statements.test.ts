@@ -19,8 +19,8 @@ import { freshSpace } from './helpers.js';
 // What one save costs the store, counted statement by statement (every round trip: begin and
 // commit too) through the store's query log, on the store of the project running it. A save is
 // the keyed call's one statement (key, rate, usage) and one short transaction (space and source
-// in one statement, the job in another); the usage headers and the save's own judgement use the
-// usage read with the key. Counted, never timed.
+// in one statement, the job in another), and a batch the same whatever its size; the usage headers
+// and the save's own judgement use the usage read with the key. Counted, never timed.
 
 const statements: string[] = [];
 let counting = false;
@@ -137,14 +137,39 @@ describe('statements of a save', () => {
     expect(replay.statements.some((statement) => statement.startsWith('insert into jobs'))).toBe(false);
   });
 
-  it('saves a batch in one transaction of two statements an item', async () => {
+  it('saves a batch in as many statements as one save, whatever its size and spaces', async () => {
     const { key } = await account();
-    const space = freshSpace();
-    const items = ['Pim grows tomatoes.', 'Pim has a grey cat.', 'Pim works at the library.'].map((text) => ({ text }));
+    const [space, other] = [freshSpace(), freshSpace()];
+    const items = [
+      { text: 'Pim grows tomatoes.' },
+      { text: 'Pim has a grey cat.', space: other },
+      { text: 'Pim works at the library.' },
+      { title: 'nothing to save' },
+    ];
     const saved = await counted('/v1/memories/batch', key, { items, space });
     expect(saved.response.status).toBe(202);
-    expect(saved.body.added).toBe(3);
-    expect(saved.statements).toHaveLength(1 + 2 + 2 * items.length);
+    expect(saved.body).toMatchObject({ added: 3, failed: 1 });
+    expect(saved.statements).toHaveLength(5);
+    expect(saved.body.results.map((row: { index: number; ok: boolean }) => [row.index, row.ok])).toEqual([
+      [0, true],
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
+    // Each answer is its source as stored, in its own space.
+    for (const [index, inSpace] of [
+      [0, space],
+      [1, other],
+      [2, space],
+    ] as const) {
+      const source = saved.body.results[index].source;
+      const stored = await get(`/v1/sources/${source.id}?space=${inSpace}`, key);
+      expect(source).toEqual({ ...stored.source, status: 'queued' });
+    }
+    const listed = await get(`/v1/sources?space=${space}`, key);
+    expect(listed.sources.map((source: { id: string }) => source.id).sort()).toEqual(
+      [saved.body.results[0].source.id, saved.body.results[2].source.id].sort(),
+    );
   });
 
   it('shows the usage as after the save without reading it again: a save kept waiting counts at once', async () => {
