@@ -14,6 +14,8 @@ export interface Caller {
 export type Admission = Omit<StoreAdmission, 'key'> & {
   /** The clock's time when the key was checked. */
   at: Date;
+  /** Set once the call's own change to the usage was applied to `usage` (a save): it then stands as after the call. */
+  settled?: boolean;
 };
 
 /** Hono's environment for Engram's app. */

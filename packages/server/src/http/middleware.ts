@@ -1,6 +1,6 @@
-import type { MiddlewareHandler } from 'hono';
-import type { MeterContext } from '../meter/metering.js';
-import { currentUsage } from '../meter/metering.js';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { KnownUsage, MeterContext } from '../meter/metering.js';
+import { afterSaves, currentUsage } from '../meter/metering.js';
 import { periodOf, usageRecord } from '../meter/usage.js';
 import { hashKey } from '../store/account-repository.js';
 import type { Db } from '../store/database.js';
@@ -73,7 +73,8 @@ const changesNoUsage = (method: string, path: string) => method === 'GET' || met
 
 /**
  * The usage figures on every answer, as X-Memory-Usage-* headers (a limited key sees its space's
- * share), as they stand after the call: read with the key for a call that changes none, else again.
+ * share), as they stand after the call: read with the key for a call that changes none or that
+ * applied its own change to them (`settleSaves`), else read again.
  */
 export const usageHeaders = ({ meter }: { meter: MeterContext }): MiddlewareHandler<AppEnv> =>
   async function usageHeaders(c, next) {
@@ -81,7 +82,7 @@ export const usageHeaders = ({ meter }: { meter: MeterContext }): MiddlewareHand
     const caller = c.get('caller');
     const admitted = c.get('admission');
     const usage =
-      admitted?.usage && changesNoUsage(c.req.method, c.req.path)
+      admitted?.usage && (admitted.settled || changesNoUsage(c.req.method, c.req.path))
         ? usageRecord(meter.config, admitted.usage.account, admitted.usage.figures, admitted.at, admitted.usage.shown)
         : await currentUsage(meter, caller.accountId, caller.limitedTo);
     const headers: [string, string | number][] = [
@@ -95,3 +96,20 @@ export const usageHeaders = ({ meter }: { meter: MeterContext }): MiddlewareHand
     ];
     for (const [name, value] of headers) c.res.headers.set(`X-Memory-Usage-${name}`, String(value));
   };
+
+/** The account's usage as `authenticate` read it with the key, for a save to be judged on without reading it again. */
+export function knownUsage(c: Context<AppEnv>): KnownUsage | undefined {
+  const admitted = c.get('admission');
+  return admitted?.usage ? { snapshot: admitted.usage, at: admitted.at } : undefined;
+}
+
+/**
+ * Applies what a call's saves change in the usage (waiting tokens of sources kept waiting) to the
+ * figures read with the key, so that the usage headers show them as after the call without
+ * reading them again.
+ */
+export function settleSaves(c: Context<AppEnv>, saved: readonly { space: string; status: string; tokens: number }[]): void {
+  const admitted = c.get('admission');
+  if (!admitted?.usage) return;
+  c.set('admission', { ...admitted, usage: afterSaves(admitted.usage, c.get('caller').limitedTo, saved), settled: true });
+}

@@ -19,6 +19,13 @@ export interface WorkerOptions {
   leaseSeconds?: number;
   /** How often the lease of the job in hand is renewed, in milliseconds (a third of the lease by default). */
   heartbeatMs?: number;
+  /**
+   * A wake-up (`poke`) of an idle worker waits until no other came for this long (a burst of
+   * saves is stored before learning starts competing with it for the store), 10 ms by default...
+   */
+  wakeQuietMs?: number;
+  /** ...but never longer than this after the first, 100 ms by default. */
+  wakeMaxMs?: number;
 }
 
 /** A worker's id names its machine and process, so an operator can tell whose claim a job holds. */
@@ -34,6 +41,8 @@ export class Worker {
   #running = false;
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
+  #wakeTimer: NodeJS.Timeout | null = null;
+  #firstPoke = 0;
   #idleAt = 0;
   #inHand: { job: Job; done: Promise<void> } | null = null;
 
@@ -49,9 +58,24 @@ export class Worker {
     this.#loop = this.#run();
   }
 
-  /** Looks for work now instead of at the next poll (a source was just added). */
+  /**
+   * Looks for work soon instead of at the next poll (a source was just added): once no other
+   * wake-up came for `wakeQuietMs`, or `wakeMaxMs` after the first. A worker at work already
+   * takes the next job when it is done, and a poke then costs nothing.
+   */
   poke(): void {
-    this.#wake?.();
+    if (!this.#wake) return;
+    const quiet = this.options.wakeQuietMs ?? 10;
+    const most = this.options.wakeMaxMs ?? 100;
+    const now = Date.now();
+    if (!this.#wakeTimer) this.#firstPoke = now;
+    else clearTimeout(this.#wakeTimer);
+    const delay = Math.max(0, Math.min(quiet, this.#firstPoke + most - now));
+    this.#wakeTimer = setTimeout(() => {
+      this.#wakeTimer = null;
+      this.#wake?.();
+    }, delay);
+    this.#wakeTimer.unref();
   }
 
   /**
@@ -132,11 +156,13 @@ export class Worker {
         }
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.options.pollMs);
-        function done() {
+        const done = () => {
           clearTimeout(timer);
+          if (this.#wakeTimer) clearTimeout(this.#wakeTimer);
+          this.#wakeTimer = null;
           resolve();
-        }
+        };
+        const timer = setTimeout(done, this.options.pollMs);
         this.#wake = done;
       });
       this.#wake = null;

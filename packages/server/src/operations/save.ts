@@ -1,20 +1,22 @@
 import type { Labels } from '@engram/protocol';
 import { DomainError } from '../domain-error.js';
+import type { KnownUsage } from '../meter/metering.js';
 import { admitSave } from '../meter/metering.js';
 import type { WriteResult } from '../store/file-repository.js';
 import { writeFile } from '../store/file-repository.js';
 import type { Scope } from '../store/scope.js';
 import type { NewSource, SourceRow } from '../store/source-repository.js';
-import { addSource, insertSource, storeSourceFile } from '../store/source-repository.js';
+import { addSource, insertSource, insertSources, storeSourceFile } from '../store/source-repository.js';
 import type { OperationContext } from './context.js';
 
 /**
  * Saves a note, a conversation or a page's address: the source is stored and queued for
  * learning, or kept waiting when the plan is used up. Throws usage_paused (DomainError) when
- * the account is paused; nothing is stored then.
+ * the account is paused; nothing is stored then. `known`: the account's usage as the caller
+ * already read it (the HTTP call's, with its key), judged instead of reading it again.
  */
-export async function save(context: OperationContext, scope: Scope, source: NewSource): Promise<SourceRow> {
-  const admitted = await admitSave(context, scope.accountId);
+export async function save(context: OperationContext, scope: Scope, source: NewSource, known?: KnownUsage): Promise<SourceRow> {
+  const admitted = await admitSave(context, scope.accountId, known);
   const stored = await addSource(context.db, scope, { ...source, waiting: admitted === 'wait' }, context.config.maxAttempts);
   context.onSourceAdded?.();
   return stored;
@@ -31,8 +33,13 @@ export type BatchOutcome = { index: number; source: SourceRow } | { index: numbe
  * One usage judgement covers the whole batch: when the account is paused, every item that was
  * not already refused is refused with usage_paused. Outcomes come back in the order of `index`.
  */
-export async function saveBatch(context: OperationContext, accountId: number, items: BatchItem[]): Promise<BatchOutcome[]> {
-  const admitted = await admitSave(context, accountId).catch((error: unknown) => {
+export async function saveBatch(
+  context: OperationContext,
+  accountId: number,
+  items: BatchItem[],
+  known?: KnownUsage,
+): Promise<BatchOutcome[]> {
+  const admitted = await admitSave(context, accountId, known).catch((error: unknown) => {
     if (error instanceof DomainError) return error;
     throw error;
   });
@@ -43,13 +50,13 @@ export async function saveBatch(context: OperationContext, accountId: number, it
     else if (admitted instanceof DomainError) outcomes.push({ index: item.index, error: admitted });
     else accepted.push({ ...item, source: { ...item.source, waiting: admitted === 'wait' } });
   }
-  const stored = await context.db.transaction().execute(async (transaction) => {
-    const rows: BatchOutcome[] = [];
-    for (const item of accepted) {
-      rows.push({ index: item.index, source: await insertSource(transaction, item.scope, item.source, context.config.maxAttempts) });
-    }
-    return rows;
-  });
+  // The accepted items' sources in one statement and their jobs in another, in one transaction.
+  const stored: BatchOutcome[] = accepted.length
+    ? await context.db.transaction().execute(async (transaction) => {
+        const rows = await insertSources(transaction, accepted, context.config.maxAttempts);
+        return accepted.map((item, at) => ({ index: item.index, source: rows[at]! }));
+      })
+    : [];
   if (stored.length) context.onSourceAdded?.();
   return [...outcomes, ...stored].sort((left, right) => left.index - right.index);
 }

@@ -80,28 +80,76 @@ export async function addSource(db: Db, scope: Scope, source: NewSource, maxAtte
   return db.transaction().execute((transaction) => insertSource(transaction, scope, source, maxAttempts));
 }
 
-/** Stores a source and its job within the caller's transaction. */
+/** The columns of a source as its insert returns them (a new source has no memories, no retry due). */
+const insertedColumns = sql`
+  id, account_id, space, kind, title, url, path, status, error, corrects_memory_id, tokens, written_at, created_at, learned_at,
+  project, attempts`;
+
+/**
+ * Stores a source and its job within the caller's transaction: the space (opened on its first
+ * write) and the source in one statement whose `returning` is the answer, the job in a second.
+ * The job stays a statement of its own because the queue may live apart from the account's rows
+ * (docs/citus.sql), where one statement writing both could not be planned. A new source has no
+ * memories and no failed attempt, so nothing is read back.
+ */
 export async function insertSource(transaction: Db, scope: Scope, source: NewSource, maxAttempts: number): Promise<SourceRow> {
-  {
-    await ensureSpace(transaction, scope);
-    const id = newSourceId();
-    const status = source.waiting ? 'waiting' : 'queued';
-    const inserted = await sql<{ written_at: Date }>`
-      insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
-      values (${id}, ${scope.accountId}, ${scope.space}, ${source.kind}, ${source.title ?? null}, ${source.url ?? null},
-              ${source.path ?? null}, ${source.body ?? null},
-              ${source.messages ? JSON.stringify(source.messages) : null}::jsonb,
-              ${source.correctsMemoryId ?? null}, ${tokensOf(source)}, ${status}, ${source.project ?? null})
-      returning written_at`.execute(transaction);
-    if (source.waiting) {
-      await storeRawPassages(transaction, scope, { id, body: source.body, messages: source.messages }, inserted.rows[0]!.written_at);
-    } else {
-      await sql`
-        insert into jobs (account_id, space, source_id, max_attempts)
-        values (${scope.accountId}, ${scope.space}, ${id}, ${maxAttempts})`.execute(transaction);
-    }
-    return (await findSource(transaction, scope, id))!;
+  return (await insertSources(transaction, [{ scope, source }], maxAttempts))[0]!;
+}
+
+/**
+ * Stores sources and their jobs within the caller's transaction, as `insertSource` does one, in
+ * the same two statements however many there are (a batch): the spaces and the sources in one,
+ * the jobs in one. A source kept waiting gets its raw passages instead of a job. Returns the
+ * stored sources in the order given.
+ */
+export async function insertSources(
+  transaction: Db,
+  items: readonly { scope: Scope; source: NewSource }[],
+  maxAttempts: number,
+): Promise<SourceRow[]> {
+  if (!items.length) return [];
+  const wanted = items.map(({ scope, source }) => ({ id: newSourceId(), scope, source }));
+  const scopes = [...new Map(wanted.map(({ scope }) => [`${scope.accountId}/${scope.space}`, scope])).values()];
+  // Inserting a space only when it is missing: a bare "on conflict do nothing" would wait for
+  // any transaction holding the space's row (learning bumps its memory version) to commit. The
+  // sources' foreign key is checked at the statement's end, when the spaces inserted here are seen.
+  const opened = scopes.map(
+    (scope, index) => sql`${sql.raw(`opened_${index}`)} as (
+      insert into spaces (account_id, name)
+      select ${scope.accountId}, ${scope.space}
+      where not exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
+      on conflict do nothing)`,
+  );
+  const values = wanted.map(
+    ({
+      id,
+      scope,
+      source,
+    }) => sql`(${id}, ${scope.accountId}, ${scope.space}, ${source.kind}, ${source.title ?? null}, ${source.url ?? null},
+            ${source.path ?? null}, ${source.body ?? null},
+            ${source.messages ? JSON.stringify(source.messages) : null}::jsonb,
+            ${source.correctsMemoryId ?? null}, ${tokensOf(source)}, ${source.waiting ? 'waiting' : 'queued'}, ${source.project ?? null})`,
+  );
+  const { rows } = await sql<Omit<SourceRow, 'memories' | 'retry_at'>>`
+    with ${sql.join(opened)}
+    insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
+    values ${sql.join(values)}
+    returning ${insertedColumns}`.execute(transaction);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const queued = wanted.filter(({ source }) => !source.waiting);
+  if (queued.length) {
+    await sql`
+      insert into jobs (account_id, space, source_id, max_attempts)
+      values ${sql.join(queued.map(({ id, scope }) => sql`(${scope.accountId}, ${scope.space}, ${id}, ${maxAttempts})`))}`.execute(
+      transaction,
+    );
   }
+  for (const { id, scope, source } of wanted) {
+    // Searchable now as raw passages, which count for their space, not their source (store/memory-counts.ts).
+    if (source.waiting)
+      await storeRawPassages(transaction, scope, { id, body: source.body, messages: source.messages }, byId.get(id)!.written_at);
+  }
+  return wanted.map(({ id }) => ({ ...byId.get(id)!, memories: 0, retry_at: null }));
 }
 
 /**

@@ -26,6 +26,7 @@ import { toSourceRecord } from '../../store/source-repository.js';
 import type { AppDeps, AppEnv } from '../context.js';
 import { operationsOf } from '../context.js';
 import { fromZodError, HttpError, invalidField, toHttpError } from '../errors.js';
+import { knownUsage, settleSaves } from '../middleware.js';
 import { errorResponses, jsonBody, jsonResponse, notFoundResponse } from '../openapi.js';
 import { keyedNext, pageStart } from '../paging.js';
 import { resolveScope } from '../space.js';
@@ -71,7 +72,8 @@ export function memoryRoutes(deps: AppDeps) {
     async (c) => {
       const input = c.req.valid('json');
       const scope = resolveScope(c, input.space);
-      const source = await save(operations, scope, newSourceFrom(input));
+      const source = await save(operations, scope, newSourceFrom(input), knownUsage(c));
+      settleSaves(c, [source]);
       return c.json({ source: toSourceRecord(source) }, 201);
     },
   );
@@ -99,7 +101,11 @@ export function memoryRoutes(deps: AppDeps) {
         }
       });
       // One usage judgement for the whole batch: every item belongs to the same account.
-      const outcomes = await saveBatch(operations, c.get('caller').accountId, parsed);
+      const outcomes = await saveBatch(operations, c.get('caller').accountId, parsed, knownUsage(c));
+      settleSaves(
+        c,
+        outcomes.flatMap((outcome) => ('source' in outcome ? [outcome.source] : [])),
+      );
       const results: BatchRow[] = outcomes.map((outcome) => {
         if ('source' in outcome) return { index: outcome.index, ok: true, source: toSourceRecord(outcome.source) };
         const { type, message, details } = toHttpError(outcome.error);

@@ -1,0 +1,202 @@
+/**
+ * Saves: `POST /v1/memories` latency and throughput on the embedded store and on PostgreSQL.
+ *
+ *   npm run bench:saves                          # both stores
+ *   npm run bench:saves -- --stores pglite       # one store
+ *   npm run bench:saves -- --no-learning         # ENGRAM_WORKERS=0: saves alone, nothing learned meanwhile
+ *   npm run bench:saves -- --cli path/to/cli.js  # another build of the server (a before/after comparison)
+ *   npm run bench:saves -- --profile /tmp/prof   # the server's CPU profile (node --cpu-prof)
+ *
+ * Each store gets `engram serve` from the build, started in a process of its own on a free port
+ * (a fresh data directory, or a fresh PostgreSQL database on ENGRAM_TEST_DATABASE_URL's server),
+ * with its learning worker on: what is saved is learned while the saves go on, as in use. After
+ * a warm-up it measures `--sequential` saves one after another (p50/p95/p99), then saves/s and
+ * latency with 1, 8 and 32 callers saving at once (`--saves` in all at each, into 8 spaces), each
+ * caller's connection opened by one unmeasured save first; then `--batches` batches of 100 notes
+ * one after another (latency per batch, notes/s).
+ * Each note holds ten short generated facts. The load average is printed at the start and the end:
+ * on a shared machine compare runs made back to back.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+
+const { values } = parseArgs({
+  options: {
+    stores: { type: 'string', default: 'pglite,postgres' },
+    sequential: { type: 'string', default: '300' },
+    /** Saves at each number of callers, shared among them. */
+    saves: { type: 'string', default: '320' },
+    callers: { type: 'string', default: '1,8,32' },
+    /** Batches of 100 notes saved one after another at the end (0: none). */
+    batches: { type: 'string', default: '20' },
+    'no-learning': { type: 'boolean', default: false },
+    /** Write the server's CPU profile (node --cpu-prof) into this directory. */
+    profile: { type: 'string' },
+    cli: { type: 'string', default: fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url)) },
+  },
+});
+const STORES = values.stores.split(',') as ('pglite' | 'postgres')[];
+const SEQUENTIAL = Number(values.sequential);
+const SAVES = Number(values.saves);
+const CALLERS = values.callers.split(',').map(Number);
+const BATCHES = Number(values.batches);
+const ADMIN_URL = process.env.ENGRAM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const KEY = 'egk_bench_saves_0123456789abcdefghijklmnop';
+
+// Ten short generated facts a note, from a fixed seed.
+let seed = 11;
+const random = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const syllables = ['ka', 'lo', 'mi', 'ren', 'tav', 'os', 'ul', 'bri', 'den', 'sa', 'vor', 'ine', 'pet', 'ra', 'zu', 'gal'];
+const word = (parts: number) => Array.from({ length: parts }, () => syllables[Math.floor(random() * syllables.length)]).join('');
+const capital = (text: string) => text[0]!.toUpperCase() + text.slice(1);
+const VERBS = ['bought', 'painted', 'fixed', 'sold', 'found', 'cooked', 'planted', 'visited'];
+const fact = (day: number) => `${capital(word(2))} ${VERBS[day % VERBS.length]} a ${word(3)} in ${capital(word(3))} on day ${day}.`;
+const note = (index: number) => Array.from({ length: 10 }, (_, line) => fact(index + line)).join(' ');
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((left, right) => left - right);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+const round = (value: number) => (value >= 100 ? Math.round(value) : Math.round(value * 10) / 10);
+const fmt = (figures: { p50: number; p95: number; p99: number }) => `${round(figures.p50)} / ${round(figures.p95)} / ${round(figures.p99)}`;
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+
+interface Served {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function serve(kind: 'pglite' | 'postgres'): Promise<Served> {
+  const env: Record<string, string> = {
+    ENGRAM_PORT: '0',
+    ENGRAM_HOST: '127.0.0.1',
+    ENGRAM_BOOTSTRAP_KEY: KEY,
+    ENGRAM_ACCOUNT_RPM: '1000000',
+    ENGRAM_WORKERS: values['no-learning'] ? '0' : '1',
+  };
+  let dataDir: string | undefined;
+  let database: string | undefined;
+  if (kind === 'pglite') {
+    dataDir = await mkdtemp(join(tmpdir(), 'engram-saves-'));
+    env.ENGRAM_DATA_DIR = dataDir;
+  } else {
+    database = `engram_saves_${process.pid}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${database}`);
+    await admin.query(`create database ${database}`);
+    await admin.end();
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${database}`;
+    env.DATABASE_URL = url.toString();
+  }
+  const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
+  const child = spawn(process.execPath, [...profile, values.cli, 'serve'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening on (\S+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`engram serve exited (${code}): ${seen.slice(-500)}`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (database) {
+        const admin = new pg.Client({ connectionString: ADMIN_URL });
+        await admin.connect();
+        await admin.query(`drop database if exists ${database}`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+let saved = 0;
+async function saveOne(url: string, space: string): Promise<number> {
+  const began = performance.now();
+  const response = await fetch(`${url}/v1/memories`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${KEY}`, 'X-Memory-Space': space, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ text: note(saved++) }),
+  });
+  const text = await response.text();
+  if (response.status !== 201) throw new Error(`POST /v1/memories → ${response.status}: ${text.slice(0, 300)}`);
+  return performance.now() - began;
+}
+
+/** `POST /v1/memories/batch` of 100 notes, `count` times one after another: latency per batch and notes/s. */
+async function batches(url: string, count: number): Promise<{ perSecond: number; latency: ReturnType<typeof percentiles> }> {
+  const latencies: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const items = Array.from({ length: 100 }, () => ({ text: note(saved++) }));
+    const began = performance.now();
+    const response = await fetch(`${url}/v1/memories/batch`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'X-Memory-Space': `batch-${index % 8}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+    const text = await response.text();
+    if (response.status !== 202) throw new Error(`POST /v1/memories/batch → ${response.status}: ${text.slice(0, 300)}`);
+    latencies.push(performance.now() - began);
+  }
+  return { perSecond: (100 * count) / (latencies.reduce((sum, value) => sum + value, 0) / 1_000), latency: percentiles(latencies) };
+}
+
+async function callers(url: string, count: number): Promise<{ perSecond: number; latency: ReturnType<typeof percentiles> }> {
+  // Each caller's connection is opened first, unmeasured: a client's pool keeps its connections,
+  // and 24 new ones at once cost 60-100 ms each, one after another, which is not a save's cost.
+  await Promise.all(Array.from({ length: count }, (_, caller) => saveOne(url, `space-${caller % 8}`)));
+  const latencies: number[] = [];
+  const began = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, async (_, caller) => {
+      for (let index = 0; index < Math.ceil(SAVES / count); index++) latencies.push(await saveOne(url, `space-${caller % 8}`));
+    }),
+  );
+  return { perSecond: latencies.length / ((performance.now() - began) / 1_000), latency: percentiles(latencies) };
+}
+
+console.log(`load average at the start: ${load()} (${values['no-learning'] ? 'no learning' : 'learning on'}; ${values.cli})`);
+for (const kind of STORES) {
+  const served = await serve(kind);
+  try {
+    for (let index = 0; index < 30; index++) await saveOne(served.url, 'warm-up');
+    const sequential: number[] = [];
+    for (let index = 0; index < SEQUENTIAL; index++) sequential.push(await saveOne(served.url, 'sequential'));
+    const line = [`${kind}: sequential p50/p95/p99 ${fmt(percentiles(sequential))} ms`];
+    for (const count of CALLERS) {
+      const figures = await callers(served.url, count);
+      line.push(`${count} callers ${round(figures.perSecond)} saves/s, p50/p95/p99 ${fmt(figures.latency)} ms`);
+    }
+    if (BATCHES) {
+      const figures = await batches(served.url, BATCHES);
+      line.push(`${BATCHES} batches of 100: p50/p95/p99 ${fmt(figures.latency)} ms, ${round(figures.perSecond)} notes/s`);
+    }
+    console.log(line.join('; '));
+  } finally {
+    await served.stop();
+  }
+}
+console.log(`load average at the end: ${load()}`);

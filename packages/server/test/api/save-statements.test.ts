@@ -1,0 +1,209 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createApp } from '../../src/http/app.js';
+import { RequestLog } from '../../src/http/request-log.js';
+import { periodOf } from '../../src/meter/usage.js';
+import { createAccount, createAccountKey } from '../../src/store/account-repository.js';
+import type { Database, Db } from '../../src/store/database.js';
+import { createLimitedKey } from '../../src/store/key-repository.js';
+import { migrate } from '../../src/store/migrations.js';
+import { addLearnedTokens } from '../../src/store/usage-repository.js';
+import { createTestDatabase } from '../setup/postgres.js';
+import { freshSpace } from './helpers.js';
+
+// What one save costs the store, counted statement by statement (every round trip: begin and
+// commit too) through the store's query log, on the store of the project running it. A save is
+// the keyed call's one statement (key, rate, usage) and one short transaction (space and source
+// in one statement, the job in another), and a batch the same whatever its size; the usage headers
+// and the save's own judgement use the usage read with the key. Counted, never timed.
+
+const statements: string[] = [];
+let counting = false;
+let db: Db;
+let close: () => Promise<void>;
+let app: ReturnType<typeof createApp>;
+let log: RequestLog;
+const config = loadConfig({ ENGRAM_PLAN_FREE_TOKENS: '1000', ENGRAM_PLAN_PRO_TOKENS: '1000' });
+
+beforeAll(async () => {
+  const logQuery = (event: { query: { sql: string } }) => {
+    if (counting) statements.push(event.query.sql.replace(/\s+/g, ' ').trim());
+  };
+  if (inject('engramStore') === 'postgres') {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQuery });
+    close = async () => {
+      await db.destroy();
+      await database.drop();
+    };
+  } else {
+    const lite = await PGlite.create({ dataDir: 'memory://', extensions: { pg_trgm } });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool(createPgConfig(lite)) }), log: logQuery });
+    close = async () => {
+      await db.destroy();
+      await lite.close();
+    };
+  }
+  await migrate(db);
+  // The request log writes only when flushed: never within a counted call.
+  log = new RequestLog(db, { days: 30, flushEveryMs: 3_600_000, batchRows: 1_000_000 });
+  app = createApp({ db, config, requestLog: log });
+});
+
+afterAll(async () => {
+  await log?.close();
+  await close?.();
+});
+
+beforeEach(() => {
+  statements.length = 0;
+});
+
+async function account() {
+  const { id } = await createAccount(db, `saves-${Math.random()}`);
+  const { key } = await createAccountKey(db, id);
+  return { id, key };
+}
+
+/** Calls the app in process and returns the statements the call ran. */
+async function counted(path: string, key: string, body: unknown, headers: Record<string, string> = {}) {
+  statements.length = 0;
+  counting = true;
+  try {
+    const response = await app.request(path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { response, body: (await response.json()) as any, statements: [...statements] };
+  } finally {
+    counting = false;
+  }
+}
+
+async function get(path: string, key: string): Promise<any> {
+  const response = await app.request(path, { headers: { Authorization: `Bearer ${key}` } });
+  return response.json();
+}
+
+const usageHeaders = (response: Response) =>
+  Object.fromEntries(
+    ['Plan', 'State', 'Learned-Tokens', 'Included-Tokens', 'Waiting-Tokens', 'Answers', 'Included-Answers'].map((name) => [
+      name,
+      response.headers.get(`X-Memory-Usage-${name}`),
+    ]),
+  );
+
+describe('statements of a save', () => {
+  it('saves a note in five: the keyed call, then begin, space and source, job, commit', async () => {
+    const { key } = await account();
+    const space = freshSpace();
+    const saved = await counted('/v1/memories', key, { text: 'Ilsa keeps her bicycle in the blue shed.', space });
+    expect(saved.response.status).toBe(201);
+    expect(saved.statements).toHaveLength(5);
+    expect(saved.statements.map((statement) => statement.split(' ')[0])).toEqual(['with', 'begin', 'with', 'insert', 'commit']);
+    // The usage is read once, with the key.
+    expect(saved.statements.filter((statement) => statement.includes('usage_counters'))).toHaveLength(1);
+    // The answer is the source as it is stored.
+    const stored = await get(`/v1/sources/${saved.body.source.id}?space=${space}`, key);
+    expect(saved.body.source).toEqual({ ...stored.source, status: 'queued' });
+    expect(saved.body.source).toMatchObject({ status: 'queued', memories: 0, attempts: 0, retry_at: null, learned_at: null });
+  });
+
+  it('saves a second note into an existing space in as many', async () => {
+    const { key } = await account();
+    const space = freshSpace();
+    await counted('/v1/memories', key, { text: 'Ilsa keeps her bicycle in the blue shed.', space });
+    const again = await counted('/v1/memories', key, { text: 'Ilsa painted the shed green in May.', space });
+    expect(again.response.status).toBe(201);
+    expect(again.statements).toHaveLength(5);
+  });
+
+  it('adds only the claim and the kept answer with an Idempotency-Key, and replays without saving', async () => {
+    const { key } = await account();
+    const body = { text: 'Orrin sold his kayak to a neighbour.', space: freshSpace() };
+    const first = await counted('/v1/memories', key, body, { 'Idempotency-Key': 'save-once' });
+    expect(first.response.status).toBe(201);
+    expect(first.statements).toHaveLength(7);
+    const replay = await counted('/v1/memories', key, body, { 'Idempotency-Key': 'save-once' });
+    expect(replay.response.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(replay.statements.some((statement) => statement.startsWith('insert into jobs'))).toBe(false);
+  });
+
+  it('saves a batch in as many statements as one save, whatever its size and spaces', async () => {
+    const { key } = await account();
+    const [space, other] = [freshSpace(), freshSpace()];
+    const items = [
+      { text: 'Pim grows tomatoes.' },
+      { text: 'Pim has a grey cat.', space: other },
+      { text: 'Pim works at the library.' },
+      { title: 'nothing to save' },
+    ];
+    const saved = await counted('/v1/memories/batch', key, { items, space });
+    expect(saved.response.status).toBe(202);
+    expect(saved.body).toMatchObject({ added: 3, failed: 1 });
+    expect(saved.statements).toHaveLength(5);
+    expect(saved.body.results.map((row: { index: number; ok: boolean }) => [row.index, row.ok])).toEqual([
+      [0, true],
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
+    // Each answer is its source as stored, in its own space.
+    for (const [index, inSpace] of [
+      [0, space],
+      [1, other],
+      [2, space],
+    ] as const) {
+      const source = saved.body.results[index].source;
+      const stored = await get(`/v1/sources/${source.id}?space=${inSpace}`, key);
+      expect(source).toEqual({ ...stored.source, status: 'queued' });
+    }
+    const listed = await get(`/v1/sources?space=${space}`, key);
+    expect(listed.sources.map((source: { id: string }) => source.id).sort()).toEqual(
+      [saved.body.results[0].source.id, saved.body.results[2].source.id].sort(),
+    );
+  });
+
+  it('shows the usage as after the save without reading it again: a save kept waiting counts at once', async () => {
+    const { id, key } = await account();
+    const space = freshSpace();
+    // The plan is used up: saves are kept waiting (and searchable), their tokens shown as waiting.
+    await addLearnedTokens(db, { accountId: id, space }, periodOf(new Date()).start, 5_000);
+    const saved = await counted('/v1/memories', key, { text: 'Ilsa keeps her bicycle in the blue shed.', space });
+    expect(saved.response.status).toBe(201);
+    expect(saved.body.source.status).toBe('waiting');
+    expect(saved.statements.filter((statement) => statement.includes('usage_counters'))).toHaveLength(1);
+    const usage = await get('/v1/usage', key);
+    expect(usage.waiting_tokens).toBe(100);
+    const headers = usageHeaders(saved.response);
+    expect(headers['Waiting-Tokens']).toBe(String(usage.waiting_tokens));
+    expect(headers.State).toBe(usage.state);
+    // Read again by the next call, the figures are the same as the save's answer showed.
+    const next = await app.request('/v1/usage', { headers: { Authorization: `Bearer ${key}` } });
+    expect(usageHeaders(next)).toEqual(headers);
+  });
+
+  it("shows a limited key its space's share after a save kept waiting, the account's figures apart", async () => {
+    const { id, key } = await account();
+    const space = freshSpace();
+    await addLearnedTokens(db, { accountId: id, space: 'elsewhere' }, periodOf(new Date()).start, 5_000);
+    // Waiting tokens elsewhere in the account, which the limited key's share leaves out.
+    await counted('/v1/memories', key, { text: 'Dora visits her aunt in Lisbon every spring.', space: 'elsewhere' });
+    const limited = await createLimitedKey(db, id, { space, name: null, rpm: 1_000, expiresAt: null, note: null });
+    const saved = await counted('/v1/memories', limited.key, { text: 'Ilsa keeps her bicycle in the blue shed.' });
+    expect(saved.body.source.status).toBe('waiting');
+    const share = await get('/v1/usage', limited.key);
+    expect(usageHeaders(saved.response)['Waiting-Tokens']).toBe(String(share.waiting_tokens));
+    expect(share.waiting_tokens).toBe(100);
+    const whole = await get('/v1/usage', key);
+    expect(whole.waiting_tokens).toBe(200);
+  });
+});
