@@ -18,12 +18,11 @@
  * on a shared machine compare runs made back to back.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { fmt, percentiles, round } from '../common/figures.js';
+import { freshStore } from '../common/fresh-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +44,6 @@ const SEQUENTIAL = Number(values.sequential);
 const SAVES = Number(values.saves);
 const CALLERS = values.callers.split(',').map(Number);
 const BATCHES = Number(values.batches);
-const ADMIN_URL = process.env.ENGRAM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KEY = 'egk_bench_saves_0123456789abcdefghijklmnop';
 
 // Ten short generated facts a note, from a fixed seed.
@@ -61,13 +59,6 @@ const VERBS = ['bought', 'painted', 'fixed', 'sold', 'found', 'cooked', 'planted
 const fact = (day: number) => `${capital(word(2))} ${VERBS[day % VERBS.length]} a ${word(3)} in ${capital(word(3))} on day ${day}.`;
 const note = (index: number) => Array.from({ length: 10 }, (_, line) => fact(index + line)).join(' ');
 
-function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-const round = (value: number) => (value >= 100 ? Math.round(value) : Math.round(value * 10) / 10);
-const fmt = (figures: { p50: number; p95: number; p99: number }) => `${round(figures.p50)} / ${round(figures.p95)} / ${round(figures.p99)}`;
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(1))
@@ -86,22 +77,8 @@ async function serve(kind: 'pglite' | 'postgres'): Promise<Served> {
     ENGRAM_ACCOUNT_RPM: '1000000',
     ENGRAM_WORKERS: values['no-learning'] ? '0' : '1',
   };
-  let dataDir: string | undefined;
-  let database: string | undefined;
-  if (kind === 'pglite') {
-    dataDir = await mkdtemp(join(tmpdir(), 'engram-saves-'));
-    env.ENGRAM_DATA_DIR = dataDir;
-  } else {
-    database = `engram_saves_${process.pid}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${database}`);
-    await admin.query(`create database ${database}`);
-    await admin.end();
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${database}`;
-    env.DATABASE_URL = url.toString();
-  }
+  const store = await freshStore(kind, 'saves');
+  Object.assign(env, store.env);
   const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
   const child = spawn(process.execPath, [...profile, values.cli, 'serve'], {
     env: { ...process.env, ...env },
@@ -122,13 +99,7 @@ async function serve(kind: 'pglite' | 'postgres'): Promise<Served> {
     async stop() {
       child.kill('SIGTERM');
       await exited;
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-      if (database) {
-        const admin = new pg.Client({ connectionString: ADMIN_URL });
-        await admin.connect();
-        await admin.query(`drop database if exists ${database}`);
-        await admin.end();
-      }
+      await store.remove();
     },
   };
 }

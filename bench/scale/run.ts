@@ -27,19 +27,19 @@
  * The figures go into docs/benchmarks.md ("Scale").
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../../packages/server/dist/config.js';
 import { factFingerprint } from '../../packages/server/dist/learn/index.js';
 import { type RunningServer, startServer } from '../../packages/server/dist/server.js';
 import type { Db } from '../../packages/server/dist/store/database.js';
 import { type FactToStore, storeFacts } from '../../packages/server/dist/store/memory-repository.js';
 import { ensureSpace } from '../../packages/server/dist/store/source-repository.js';
+import { fmt, percentiles, round } from '../common/figures.js';
+import { type FreshStore, freshStore } from '../common/fresh-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -61,7 +61,6 @@ const STORES = values.stores.split(',') as ('pglite' | 'postgres')[];
 const QUERIES = Number(values.queries);
 const NOTES = Number(values.notes);
 const LOAD_NOTES = Number(values['load-notes']);
-const ADMIN_URL = process.env.ENGRAM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
 
 // ---- generated facts ----------------------------------------------------------------------
@@ -113,13 +112,6 @@ const questions = () => [
 const note = (index: number) => Array.from({ length: 10 }, (_, line) => sentence(index + line).text).join(' ');
 
 // ---- measuring ----------------------------------------------------------------------------
-function percentiles(samples: number[]): { p50: number; p95: number; p99: number } {
-  const sorted = [...samples].sort((left, right) => left - right);
-  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-const round = (value: number) => (value >= 100 ? Math.round(value) : Math.round(value * 10) / 10);
-const fmt = (figures: { p50: number; p95: number; p99: number }) => `${round(figures.p50)} / ${round(figures.p95)} / ${round(figures.p99)}`;
 
 interface Engram {
   kind: 'pglite' | 'postgres';
@@ -127,8 +119,7 @@ interface Engram {
   db: Db;
   /** The server's environment (its store), to start it again or alone. */
   env: Record<string, string>;
-  dataDir?: string;
-  database?: string;
+  store: FreshStore;
 }
 
 async function startEngram(kind: 'pglite' | 'postgres'): Promise<Engram> {
@@ -141,24 +132,10 @@ async function startEngram(kind: 'pglite' | 'postgres'): Promise<Engram> {
     // Room for the copy of a space of 100k memories and what is learned into it.
     ENGRAM_RECALL_CACHE_MEMORIES: '200000',
   };
-  let dataDir: string | undefined;
-  let database: string | undefined;
-  if (kind === 'pglite') {
-    dataDir = await mkdtemp(join(tmpdir(), 'engram-scale-'));
-    env.ENGRAM_DATA_DIR = dataDir;
-  } else {
-    database = `engram_scale_${process.pid}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${database}`);
-    await admin.query(`create database ${database}`);
-    await admin.end();
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${database}`;
-    env.DATABASE_URL = url.toString();
-  }
+  const store = await freshStore(kind, 'scale');
+  Object.assign(env, store.env);
   const server = await startServer(loadConfig(env), { announceKey: () => {} });
-  return { kind, server, db: server.store.db, env, dataDir, database };
+  return { kind, server, db: server.store.db, env, store };
 }
 
 /** A process's resident memory now and at its peak (Linux /proc), in MB; NaN elsewhere. */
@@ -216,13 +193,7 @@ async function serverAlone(engram: Engram, space: string): Promise<{ idleMb: num
 
 async function stopEngram(engram: Engram): Promise<void> {
   await engram.server.close();
-  if (engram.dataDir) await rm(engram.dataDir, { recursive: true, force: true });
-  if (engram.database) {
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`drop database if exists ${engram.database}`);
-    await admin.end();
-  }
+  await engram.store.remove();
 }
 
 async function call(engram: Engram, method: string, path: string, space: string, body?: unknown): Promise<{ status: number; json: any }> {
