@@ -80,11 +80,6 @@ export async function addSource(db: Db, scope: Scope, source: NewSource, maxAtte
   return db.transaction().execute((transaction) => insertSource(transaction, scope, source, maxAttempts));
 }
 
-/** The columns of a source as its insert returns them (a new source has no memories, no retry due). */
-const insertedColumns = sql`
-  id, account_id, space, kind, title, url, path, status, error, corrects_memory_id, tokens, written_at, created_at, learned_at,
-  project, attempts`;
-
 /**
  * Stores a source and its job within the caller's transaction: the space (opened on its first
  * write) and the source in one statement whose `returning` is the answer, the job in a second.
@@ -132,9 +127,9 @@ export async function insertSources(
   );
   const { rows } = await sql<Omit<SourceRow, 'memories' | 'retry_at'>>`
     with ${sql.join(opened)}
-    insert into sources (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
+    insert into sources as s (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
     values ${sql.join(values)}
-    returning ${insertedColumns}`.execute(transaction);
+    returning ${rowColumns}`.execute(transaction);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const queued = wanted.filter(({ source }) => !source.waiting);
   if (queued.length) {
@@ -158,9 +153,12 @@ export async function insertSources(
  * apart (`withRetryAt`): the queue may be a table of its own (docs/citus.sql), which a
  * correlated subquery from the sources could not reach.
  */
-const sourceColumns = sql`
+/** A source's own columns (`s`), as a listing reads them and an insert returns them. */
+const rowColumns = sql`
   s.id, s.account_id, s.space, s.kind, s.title, s.url, s.path, s.status, s.error, s.corrects_memory_id,
-  s.tokens, s.written_at, s.created_at, s.learned_at, s.project, s.attempts, coalesce(c.count, 0) as memories`;
+  s.tokens, s.written_at, s.created_at, s.learned_at, s.project, s.attempts`;
+
+const sourceColumns = sql`${rowColumns}, coalesce(c.count, 0) as memories`;
 
 const sourcesWithCounts = sql`
   sources s left join source_memory_counts c on c.account_id = s.account_id and c.source_id = s.id`;
