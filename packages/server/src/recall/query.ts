@@ -193,16 +193,16 @@ function namedTime(results: chrono.ParsedResult[]): QuestionTime | null {
   const year = dated.start.get('year')!;
   const spans = results.flatMap((result) =>
     [result.start, result.end].flatMap((components) => {
-      if (!components?.isCertain('month')) return [];
+      if (!components || !(components.isCertain('month') || components.isCertain('year'))) return [];
       const at = components.date();
       const inYear = components.isCertain('year') ? at : new Date(Date.UTC(year, at.getUTCMonth(), at.getUTCDate()));
-      return [spanOf(components, inYear)].filter((span) => span !== null);
+      const span = spanOf(components, inYear);
+      return span ? [span] : [];
     }),
   );
-  const first = spanOf(dated.start, dated.start.date());
-  if (first === null) return null;
-  const start = new Date(Math.min(first.start.getTime(), ...spans.map((span) => span.start.getTime())));
-  const end = new Date(Math.max(first.end.getTime(), ...spans.map((span) => span.end.getTime())));
+  if (!spans.length) return null;
+  const start = new Date(Math.min(...spans.map((span) => span.start.getTime())));
+  const end = new Date(Math.max(...spans.map((span) => span.end.getTime())));
   return { phrase: '', start, end, words: spanWords(start, end) };
 }
 
@@ -210,8 +210,7 @@ function namedTime(results: chrono.ParsedResult[]): QuestionTime | null {
 function namedYear(question: string): QuestionTime | null {
   const year = /\b(?:in|during|throughout)\s+((?:19|20)\d{2})\b/i.exec(question)?.[1];
   if (year === undefined) return null;
-  const start = new Date(Date.UTC(Number(year), 0, 1));
-  const end = new Date(Date.UTC(Number(year) + 1, 0, 1));
+  const { start, end } = yearSpan(Number(year));
   return { phrase: '', start, end, words: spanWords(start, end) };
 }
 
@@ -227,11 +226,11 @@ function spanOf(components: chrono.ParsedComponents, at: Date): { start: Date; e
       end: new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)),
     };
   }
-  if (components.isCertain('year')) {
-    return { start: new Date(Date.UTC(at.getUTCFullYear(), 0, 1)), end: new Date(Date.UTC(at.getUTCFullYear() + 1, 0, 1)) };
-  }
+  if (components.isCertain('year')) return yearSpan(at.getUTCFullYear());
   return null;
 }
+
+const yearSpan = (year: number) => ({ start: new Date(Date.UTC(year, 0, 1)), end: new Date(Date.UTC(year + 1, 0, 1)) });
 
 /** Month names and years the learner would have written for dates in a span. */
 function spanWords(start: Date, end: Date): string[] {

@@ -204,7 +204,8 @@ export async function recall(
   const nothing: RecallResult = { memories: [], total: 0, counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, empty: true };
   // A relative time ("last week") is a cue about when, not words to match ("last", "week").
   const time = options.now ? questionTime(question, options.now) : null;
-  const asked = time ? question.replace(time.phrase, ' ') : question;
+  // A named time ("in July 2022") keeps its words: the learner writes them into dated memories.
+  const asked = time?.phrase ? question.replace(time.phrase, ' ') : question;
   const terms = queryTerms(asked);
   if (!terms.length) return time ? recallSpan(db, scope, time, options) : nothing;
   const names = questionNames(asked);
