@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, freshSpace, saveAndLearn } from './helpers.js';
-
-interface Listed {
-  id: number;
-  text: string;
-  status: string;
-}
-
-async function current(space: string): Promise<Listed[]> {
-  return (await call('GET', '/v1/memories?limit=200', { space })).body.memories;
-}
+import { call, allMemories as current, freshSpace, saveAndLearn } from './helpers.js';
 
 const said = (space: string, content: string, at: string) =>
   saveAndLearn(space, { messages: [{ role: 'user', name: 'Tomas', content, at }] });
