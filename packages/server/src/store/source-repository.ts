@@ -63,14 +63,19 @@ function tokensOf(source: NewSource): number {
 
 /** Opens a space on its first write. */
 export async function ensureSpace(db: Db, scope: Scope): Promise<void> {
-  // Inserting only when the space is missing: a bare "on conflict do nothing" would wait for
-  // any transaction holding the space's row (learning bumps its memory version) to commit.
-  await sql`
-    insert into spaces (account_id, name)
-    select ${scope.accountId}, ${scope.space}
-    where not exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
-    on conflict do nothing`.execute(db);
+  await openSpace(scope).execute(db);
 }
+
+/**
+ * The statement that makes a space on its first write. It inserts only when the space is
+ * missing: a bare "on conflict do nothing" would wait for any transaction holding the space's
+ * row (learning bumps its memory version) to commit.
+ */
+const openSpace = (scope: Scope) => sql`
+  insert into spaces (account_id, name)
+  select ${scope.accountId}, ${scope.space}
+  where not exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
+  on conflict do nothing`;
 
 /**
  * Stores a source and its learning job in one transaction, so a source is never
@@ -105,16 +110,9 @@ export async function insertSources(
   if (!items.length) return [];
   const wanted = items.map(({ scope, source }) => ({ id: newSourceId(), scope, source }));
   const scopes = [...new Map(wanted.map(({ scope }) => [`${scope.accountId}/${scope.space}`, scope])).values()];
-  // Inserting a space only when it is missing: a bare "on conflict do nothing" would wait for
-  // any transaction holding the space's row (learning bumps its memory version) to commit. The
-  // sources' foreign key is checked at the statement's end, when the spaces inserted here are seen.
-  const opened = scopes.map(
-    (scope, index) => sql`${sql.raw(`opened_${index}`)} as (
-      insert into spaces (account_id, name)
-      select ${scope.accountId}, ${scope.space}
-      where not exists (select 1 from spaces where account_id = ${scope.accountId} and name = ${scope.space})
-      on conflict do nothing)`,
-  );
+  // Each space opened as `ensureSpace` does; the sources' foreign key is checked at the
+  // statement's end, when the spaces inserted here are seen.
+  const opened = scopes.map((scope, index) => sql`${sql.raw(`opened_${index}`)} as (${openSpace(scope)})`);
   const values = wanted.map(
     ({
       id,
