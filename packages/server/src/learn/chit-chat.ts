@@ -18,9 +18,9 @@ const leadingReaction =
 const leadingConnector =
   /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|we|my|our)\b))/iu;
 /**
- * A label announcing what follows ("Quick update:", "Travel change:", "Fun fact:", "PS:"). It
- * stays in the fact (its words may name the topic: "Swimming update: I can do 1,500 m now"),
- * but its first word is no command ("Travel …" is not telling anyone to travel).
+ * A label announcing what follows ("Quick update:", "Holiday change:", "Fun fact:", "PS:"). It
+ * stays in the fact (its words may name the topic: "Rowing update: I can row 5 km now"),
+ * but its first word is no command ("Holiday …" is not telling anyone to holiday).
  */
 const leadingLabel =
   /^(?!(?:my|our|your|his|her|their|the|a|an)\b)(?:[\p{L}'’-]+ ){0,2}(?:update|updates|change|changes|news|note|question|confession|fact|thought|reminder|heads[- ]up|ps|p\.s\.|edit|status|progress|recap|tip|warning|spoiler|plot twist)\s*[:–—-]\s+(?=\S)/iu;

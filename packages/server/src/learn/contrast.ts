@@ -1,6 +1,6 @@
 /**
- * Contrast: a fact that says what no longer holds ("… pescatarian now, not vegan", "… Porto
- * instead of Lisbon", "… no longer works at Halden", "… switched from Figma to Penpot",
+ * Contrast: a fact that says what no longer holds ("… flexitarian now, not vegetarian", "…
+ * Tallinn instead of Riga", "… no longer works at Halden", "… switched from Figma to Penpot",
  * "… stopped drinking coffee"). The words of the old value let the learner find the memory the
  * fact updates even when no slot (learn/slots.ts) covers what changed: operations/learn-source.ts
  * looks for a current memory of the same subject that says those words and replaces it.
@@ -14,11 +14,11 @@ const DETERMINER = '(?:(?:the|a|an|my|our|his|her|their|its|your) )?';
 
 /** Each contrast, named, with the group that holds the old value. */
 export const CONTRASTS: readonly { name: string; pattern: RegExp }[] = [
-  // "… going to Porto instead of Lisbon", "… white oak instead of walnut".
+  // "… going to Tallinn instead of Riga", "… cedar instead of pine".
   { name: 'instead-of', pattern: new RegExp(String.raw`\b(?:instead of|rather than) ${DETERMINER}${PHRASE}`, 'iu') },
-  // "… is pescatarian now, not vegan".
+  // "… is flexitarian now, not vegetarian".
   { name: 'now-not', pattern: new RegExp(String.raw`\bnow,? not (?:any )?${DETERMINER}${PHRASE}`, 'iu') },
-  // "… is not a vegan anymore", "… doesn't eat meat any more".
+  // "… is not a smoker anymore", "… doesn't eat meat any more".
   {
     name: 'not-anymore',
     pattern: new RegExp(String.raw`(?:\bnot|n[’']t) (?:\p{Ll}+ )?${DETERMINER}${PHRASE} any ?more\b`, 'iu'),
@@ -65,8 +65,8 @@ const EMPTY_WORDS = new Set([
 ]);
 
 /**
- * The words of the value a fact says no longer holds ("vegan" for "The user is pescatarian now,
- * not vegan."), or null when the fact does not contrast anything. A question is not a contrast.
+ * The words of the value a fact says no longer holds ("vegetarian" for "The user is flexitarian
+ * now, not vegetarian."), or null when the fact does not contrast anything. A question is not a contrast.
  */
 export function supersededWords(text: string): string | null {
   if (/\?\s*$/.test(text)) return null;

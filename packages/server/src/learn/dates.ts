@@ -164,7 +164,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   }
   if (preposition !== null && rejectingWords.has(preposition)) return null;
   // "after three years", "after two months of searching": a span counted from something the
-  // sentence tells (being vegan, the search), not a date counted from when it was said.
+  // sentence tells (being vegetarian, the search), not a date counted from when it was said.
   if (preposition === 'after' && spanOnly.test(phrase)) return null;
 
   const lower = phrase.toLowerCase();

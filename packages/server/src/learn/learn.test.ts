@@ -111,9 +111,9 @@ describe('learnFromMessages', () => {
   });
 
   it('reads a label before the news as no command, and keeps its words', () => {
-    expect(texts(conversation('Garden update: we planted three plum trees. Travel change: we fly to Bergen instead.'))).toEqual([
+    expect(texts(conversation('Garden update: we planted three plum trees. Holiday change: we fly to Bergen instead.'))).toEqual([
       'Garden update: Priya and friends planted three plum trees.',
-      'Travel change: Priya and friends fly to Bergen instead.',
+      'Holiday change: Priya and friends fly to Bergen instead.',
     ]);
   });
 

@@ -250,7 +250,7 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
       edits.unshift(...filled);
       selfNamed = true;
     } else {
-      // A label before the news ("Travel change: …") is no command, whatever its first word.
+      // A label before the news ("Holiday change: …") is no command, whatever its first word.
       const label = labelEnd(contentText);
       const told = label === 0 ? contentTokens : tokensWithin(tokens, segment.start + content.start + label, segment.start + content.end);
       command = passage.attribute && isCommand(told);

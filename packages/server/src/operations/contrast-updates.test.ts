@@ -19,8 +19,8 @@ describe('updatedBy: the memory a contrasting fact updates', () => {
   });
 
   it('or both say what their subject is', () => {
-    const vegan = candidate('The user is vegan.', ['user', 'vegan'], ['user', 'pescatarian', 'vegan'], ['vegan']);
-    expect(updatedBy(vegan, 'The user', 'The user is pescatarian now, not vegan.')).toBe(true);
+    const vegetarian = candidate('The user is vegetarian.', ['user', 'vegetarian'], ['user', 'flexitarian', 'vegetarian'], ['vegetarian']);
+    expect(updatedBy(vegetarian, 'The user', 'The user is flexitarian now, not vegetarian.')).toBe(true);
   });
 
   it('not when only the old value and the subject are shared', () => {
@@ -39,19 +39,25 @@ describe('updatedBy: the memory a contrasting fact updates', () => {
   });
 
   it('reads what the subject is said to be at its mention nearest before the contrast', () => {
-    const vegan = candidate(
-      'The user has been vegan.',
-      ['user', 'vegan'],
-      ['user', 'doctor', 'decid', 'eat', 'fish', 'pescatarian', 'vegan'],
-      ['vegan'],
+    const vegetarian = candidate(
+      'The user has been vegetarian.',
+      ['user', 'vegetarian'],
+      ['user', 'doctor', 'decid', 'eat', 'fish', 'flexitarian', 'vegetarian'],
+      ['vegetarian'],
     );
-    const fact = "After a talk with the user's doctor the user decided to eat fish, so the user is pescatarian now, not vegan.";
-    expect(updatedBy(vegan, 'The user', fact)).toBe(true);
-    expect(updatedBy(vegan, 'The user', "The user's doctor says fish, so pescatarian now, not vegan.")).toBe(false);
+    const fact = "After a talk with the user's doctor the user decided to eat fish, so the user is flexitarian now, not vegetarian.";
+    expect(updatedBy(vegetarian, 'The user', fact)).toBe(true);
+    expect(updatedBy(vegetarian, 'The user', "The user's doctor says fish, so flexitarian now, not vegetarian.")).toBe(false);
   });
 
   it('reads the subject wherever it stands in either text', () => {
-    const plain = candidate('Edda is vegan.', ['edda', 'vegan'], ['visit', 'edda', 'pescatarian', 'vegan'], ['vegan'], ['edda']);
-    expect(updatedBy(plain, 'Edda', 'After the visit Edda is pescatarian now, not vegan.')).toBe(true);
+    const plain = candidate(
+      'Edda is vegetarian.',
+      ['edda', 'vegetarian'],
+      ['visit', 'edda', 'flexitarian', 'vegetarian'],
+      ['vegetarian'],
+      ['edda'],
+    );
+    expect(updatedBy(plain, 'Edda', 'After the visit Edda is flexitarian now, not vegetarian.')).toBe(true);
   });
 });

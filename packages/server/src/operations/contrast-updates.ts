@@ -11,8 +11,8 @@ const SAYS_WHAT = /^(?:is|are|was|were|has been|have been)\b/;
 /**
  * Whether a memory is the one a contrasting fact updates: beside the old value's words it
  * shares something else with the fact (the relation: "going to", "works at", "drinks"), or
- * both say what their subject is ("The user is vegan." against "The user is pescatarian
- * now, not vegan."). A memory that itself contrasts is left alone: it already tells a change.
+ * both say what their subject is ("The user is vegetarian." against "The user is
+ * flexitarian now, not vegetarian."). A memory that itself contrasts is left alone: it already tells a change.
  */
 export function updatedBy(candidate: ContrastCandidate, subject: string, factText: string): boolean {
   if (supersededWords(candidate.text) !== null) return false;
@@ -20,7 +20,7 @@ export function updatedBy(candidate: ContrastCandidate, subject: string, factTex
   const shared = new Set(candidate.fact.filter((lexeme) => !aside.has(lexeme)));
   if (candidate.lexemes.some((lexeme) => !aside.has(lexeme) && shared.has(lexeme))) return true;
   // What the subject is said to be: in the memory, after its first mention; in the fact, after
-  // the mention nearest before the contrast ("… decided to eat fish, so the user is pescatarian now, not vegan").
+  // the mention nearest before the contrast ("… decided to eat fish, so the user is flexitarian now, not vegetarian").
   const lower = subject.toLowerCase();
   const memory = candidate.text.toLowerCase();
   const fact = factText.toLowerCase();
@@ -30,7 +30,7 @@ export function updatedBy(candidate: ContrastCandidate, subject: string, factTex
 }
 
 /**
- * Marks the facts that say what no longer holds ("… now, not vegan", "… instead of Lisbon",
+ * Marks the facts that say what no longer holds ("… now, not vegetarian", "… instead of Riga",
  * "… no longer works at Halden") as updating the newest current memory of the same subject
  * that said it (`replaces`), so that storing them replaces it as a slot would: the old memory
  * stays in history with status `replaced`. Facts that already name what they update (the
