@@ -17,19 +17,8 @@ export interface RequestLogEntry {
   errorType: string | null;
 }
 
-/** A logged call as the API answers it. */
-export interface RequestLogRow {
-  id: number;
-  at: Date;
-  method: string;
-  route: string;
-  status: number;
-  space: string | null;
-  key_prefix: string;
-  request_id: string;
-  duration_ms: number;
-  error_type: string | null;
-}
+/** A logged call as the API answers it: the log's row without its account, the id a number. */
+export type RequestLogRow = Omit<Row<'request_log'>, 'account_id' | 'id'> & { id: number };
 
 /** What a listing of the log is narrowed to. */
 export interface RequestLogFilter {
