@@ -422,6 +422,9 @@ for (const kind of STORES) {
     for (const size of SIZES) {
       process.stderr.write(`[${kind}] filling to ${size}…\n`);
       await fill(engram, 'scale', filled, size);
+      // The statistics the server's statistics job (or PostgreSQL's autovacuum) gives the planner
+      // within a minute of a burst of writes; measured at once, it would take the space for empty.
+      await sql`analyze`.execute(engram.db);
       filled = size;
       const firstSearchMs = await timed(() => call(engram, 'POST', '/v1/search', 'scale', { q: 'What did they repair?' }));
       const recall = await recallFigures(engram, 'scale');
@@ -450,6 +453,7 @@ for (const kind of STORES) {
     if (values.many) {
       process.stderr.write(`[${kind}] filling 1,000 spaces of 100…\n`);
       for (let index = 0; index < 1_000; index++) await fill(engram, `many-${index}`, 0, 100);
+      await sql`analyze`.execute(engram.db);
       const samples: number[] = [];
       for (let index = 0; index < QUERIES; index++) {
         samples.push(await timed(() => call(engram, 'POST', '/v1/search', `many-${index % 1_000}`, { q: questions()[index % 4] })));

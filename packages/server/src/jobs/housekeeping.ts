@@ -9,14 +9,14 @@ export { cleanUp, IDEMPOTENCY_HOURS } from '../store/housekeeping-repository.js'
 /**
  * The periodic jobs every Engram runs, once per cluster: the usage roll-over (sources that
  * waited for the plan are queued when a new period or extra learning allows them; old rate
- * counters are swept), the hourly clean-up, the nightly memory test, and on the embedded store,
- * which has no autovacuum, the planner's statistics kept as autovacuum would keep them.
+ * counters are swept), the hourly clean-up, the nightly memory test, and the planner's statistics
+ * kept as autovacuum would keep them wherever it does not run (the embedded store, and a
+ * PostgreSQL server with autovacuum off).
  */
 export function housekeepingJobs(config: Pick<Config, 'rolloverMs' | 'databaseUrl'>): PeriodicJob[] {
+  const store = config.databaseUrl ? 'postgres' : 'pglite';
   return [
-    ...(config.databaseUrl
-      ? []
-      : [{ name: 'embedded-statistics', everyMs: 60_000, run: ({ db }) => keepStatistics(db) } satisfies PeriodicJob]),
+    { name: 'statistics', everyMs: 60_000, run: ({ db }) => keepStatistics(db, { store }) },
     { name: 'usage-roll-over', everyMs: config.rolloverMs, run: ({ db, config, now }) => releaseAllWaiting({ db, config, now }) },
     { name: 'clean-up', everyMs: 60 * 60_000, run: ({ db }) => cleanUp(db) },
     // Each space's nightly test is claimed by a row of its own (brief/health.ts): looking every minute runs it once a night.

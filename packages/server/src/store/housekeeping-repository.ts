@@ -33,21 +33,27 @@ const ANALYZE_SHARE = 0.1;
 const VACUUM_SHARE = 0.2;
 
 /**
- * What autovacuum does on PostgreSQL, for the embedded store, which has no autovacuum (PGlite runs
- * no background workers): ANALYZE each table whose rows changed by more than 50 + 10 % since its
+ * What autovacuum does on PostgreSQL, for a store where it does not run: the embedded store
+ * (PGlite runs no background workers) and a PostgreSQL server with `autovacuum = off` (some
+ * CI and managed setups). ANALYZE each table whose rows changed by more than 50 + 10 % since its
  * last ANALYZE, and VACUUM one with more than 50 + 20 % dead rows. Without statistics the planner
- * guesses sizes, and at 100k memories a space its guesses made learning's statements read whole
- * tables. The job queue is left out: it holds a few rows at a time and turns them all over, and
- * analyzing it mid-burst stalled the claiming of jobs on the embedded store (a LoCoMo
- * conversation took 30 to 60 s to learn instead of 2, three benches side by side, at the minute
- * the job ran; never in nine runs with the queue left out). Returns the tables it analyzed.
+ * guesses sizes, and at 100k memories a space its guesses made learning's statements and recall's
+ * full-text reads scan the whole space. The job queue is kept too (its churn leaves dead rows):
+ * analyzing it between two bursts once stalled learning, but the cause was the claim's plan
+ * (store/queue-repository.ts, `claimJob`), not the statistics. On a PostgreSQL server whose
+ * autovacuum runs (`options.store` 'postgres' and the setting on), it does nothing. Returns the tables it analyzed.
  */
-export async function keepStatistics(db: Db): Promise<string[]> {
+export async function keepStatistics(db: Db, options: { store: 'pglite' | 'postgres' }): Promise<string[]> {
+  // PGlite's `autovacuum` setting reads on, but it has no worker to run it.
+  if (options.store === 'postgres') {
+    const { rows } = await sql<{ on: boolean }>`select current_setting('autovacuum')::boolean as on`.execute(db);
+    if (rows[0]?.on) return [];
+  }
   const { rows } = await sql<{ table: string; analyze: boolean; vacuum: boolean }>`
     select relname as table,
       n_mod_since_analyze > ${ANALYZE_BASE_ROWS}::float8 + ${ANALYZE_SHARE}::float8 * n_live_tup as analyze,
       n_dead_tup > ${ANALYZE_BASE_ROWS}::float8 + ${VACUUM_SHARE}::float8 * n_live_tup as vacuum
-    from pg_stat_user_tables where schemaname = 'public' and relname <> 'jobs'
+    from pg_stat_user_tables where schemaname = 'public'
     order by relname`.execute(db);
   const analyzed: string[] = [];
   for (const row of rows) {

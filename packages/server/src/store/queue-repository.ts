@@ -31,6 +31,12 @@ const LOST_WORKER = 'The worker learning this source stopped before it finished'
  * runs, and marks its source as learning. A job found on its last attempt after its worker
  * died fails its source there and then (its error kept), and the next job is looked at.
  * Returns null when nothing is due.
+ *
+ * The due job is picked in a materialized CTE, run once. As a subquery joined to the update,
+ * the planner could rescan it for each row of the queue (a nested loop, chosen when the
+ * queue's statistics say it is empty), and each rescan skipped the row it had just locked and
+ * locked another: one claim took every queued job and ran only the first, and the others
+ * waited out their lease, an attempt spent each time, until their sources failed.
  */
 export async function claimJob(db: Db, workerId: string, leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<Job | null> {
   for (;;) {
@@ -40,17 +46,17 @@ export async function claimJob(db: Db, workerId: string, leaseSeconds = DEFAULT_
           taken_over: boolean;
         }
       >`
-        update jobs j set locked_at = now(), locked_by = ${workerId}, attempts = j.attempts + 1,
-          locked_until = now() + make_interval(secs => ${leaseSeconds}),
-          last_error = case when j.locked_at is not null then ${LOST_WORKER} else j.last_error end
-        from (
+        with due as materialized (
           select id, locked_at is not null as taken_over from jobs
           where run_at <= now() and (locked_at is null
             or coalesce(locked_until, locked_at + make_interval(secs => ${LEGACY_LEASE_SECONDS})) < now())
           order by run_at, id
           for update skip locked
-          limit 1
-        ) due
+          limit 1)
+        update jobs j set locked_at = now(), locked_by = ${workerId}, attempts = j.attempts + 1,
+          locked_until = now() + make_interval(secs => ${leaseSeconds}),
+          last_error = case when j.locked_at is not null then ${LOST_WORKER} else j.last_error end
+        from due
         where j.id = due.id
         returning j.id, j.account_id, j.space, j.source_id, j.attempts, j.max_attempts, j.last_error, due.taken_over`.execute(transaction);
       const row = rows[0];

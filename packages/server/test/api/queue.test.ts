@@ -218,4 +218,27 @@ describe('the learning queue', () => {
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(claimed.sort()).toEqual(sources.map((source) => source.id).sort());
   });
+
+  it('claims one job at a time even when the statistics say the queue is empty', async () => {
+    // Statistics taken of an emptied queue (autovacuum, or the statistics job, between two bursts:
+    // no live rows in pages that are still there) once led the planner to rescan the pick of the
+    // due job for every row of the queue, each rescan locking another job.
+    await sql`delete from jobs`.execute(store.db);
+    await store.db.transaction().execute(async (transaction) => {
+      await sql`set local session_replication_role = replica`.execute(transaction);
+      await sql`insert into jobs (account_id, space, source_id) select ${scope.accountId}, 'gone', 'src_gone' || g from generate_series(1, 500) g`.execute(
+        transaction,
+      );
+    });
+    await sql`delete from jobs`.execute(store.db);
+    await sql`analyze jobs`.execute(store.db);
+    const sources = await Promise.all(Array.from({ length: 20 }, (_, index) => note(`Queued fact number ${index}.`)));
+    const job = await claimJob(store.db, 'single');
+    const { rows } = await sql<{ source_id: string; attempts: number }>`
+      select source_id, attempts from jobs where locked_by = 'single'`.execute(store.db);
+    expect(rows).toEqual([{ source_id: job!.sourceId, attempts: 1 }]);
+    const { rows: waiting } = await sql<{ count: number }>`
+      select count(*)::int as count from jobs where locked_at is null and attempts = 0`.execute(store.db);
+    expect(waiting[0]!.count).toBe(sources.length - 1);
+  });
 });
