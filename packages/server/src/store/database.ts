@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
+import type { EmbeddedThread } from './embedded-store.js';
 import type { Database } from './schema/tables.js';
 
 export type { Database, Row } from './schema/tables.js';
@@ -65,14 +66,23 @@ export class PriorityGate {
   }
 }
 
+const quieted = new WeakSet<pg.PoolClient>();
+
 /** A pool that lends `pool`'s connection through the gate, as an urgent caller or a background one. */
-function gatedPool(pool: pg.Pool, gate: PriorityGate, urgent: boolean, ends: boolean): PostgresPool {
+function gatedPool(pool: pg.Pool, gate: PriorityGate, urgent: boolean, ends: boolean, thread: EmbeddedThread): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       await gate.acquire(urgent);
       let client: pg.PoolClient;
       try {
+        // A store whose thread stopped says so, rather than node-postgres's "not queryable".
+        if (thread.failure) throw thread.failure;
         client = await pool.connect();
+        // node-postgres emits a lost connection on the client too; the statement gets the error.
+        if (!quieted.has(client)) {
+          quieted.add(client);
+          client.on('error', () => {});
+        }
       } catch (error) {
         gate.release();
         throw error;
@@ -104,40 +114,38 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, background: db, kind: 'postgres', close: () => db.destroy() };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  // Loaded only for the embedded store (PGlite's protocol code).
+  const { EmbeddedThread, poolConfigOf, recordThread } = await import('./embedded-store.js');
   let lock: { release(): void } | null = null;
   if (!config.dataDir.startsWith('memory://')) {
     await mkdir(config.dataDir, { recursive: true });
     lock = lockDataDir(config.dataDir, options.command ?? 'serve');
   }
-  // Durability (docs/deploy.md): on Node, PGlite writes its files through the kernel with
-  // plain write(2) calls, and a commit writes its WAL before it returns (synchronous_commit,
-  // pinned on here; relaxedDurability, which would let a commit return before the files are
-  // written, off). So a save answered 201 survives the process being killed (kill -9). What
-  // PGlite never does is fsync (it runs with fsync off, and its file system has no fsync),
-  // so the last seconds of writes can be lost when the machine itself loses power.
-  let lite: InstanceType<typeof PGlite>;
+  // PGlite runs on a thread of its own (store/embedded-thread.mjs), so that the WebAssembly
+  // executing a statement never holds the thread answering requests. Durability (docs/deploy.md):
+  // on Node, PGlite writes its files through the kernel with plain write(2) calls, and a commit
+  // writes its WAL before its reply leaves the thread (synchronous_commit, pinned on there;
+  // relaxedDurability, which would let a commit return before the files are written, off). So a
+  // save answered 201 survives the process being killed (kill -9). What PGlite never does is
+  // fsync (it runs with fsync off, and its file system has no fsync), so the last seconds of
+  // writes can be lost when the machine itself loses power.
+  const thread = new EmbeddedThread({ dataDir: config.dataDir, sharedBuffers: EMBEDDED_SHARED_BUFFERS });
   try {
-    lite = await PGlite.create({
-      dataDir: config.dataDir,
-      extensions: { pg_trgm },
-      relaxedDurability: false,
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
-    });
-    await lite.exec('set synchronous_commit = on');
+    await thread.waitReady;
   } catch (error) {
+    await thread.close().catch(() => {});
     lock?.release();
     throw error;
   }
   // PGlite has one connection: requests go ahead of learning and housekeeping waiting for it.
-  const pool = new pg.Pool(createPgConfig(lite));
+  const pool = new pg.Pool(poolConfigOf(thread) as pg.PoolConfig);
+  // A client whose thread stopped is dropped from the pool; the error is the statement's.
+  pool.on('error', () => {});
   const gate = new PriorityGate();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true) }) });
-  const background = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true, thread) }) });
+  const background = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false, thread) }) });
   shareStore(background, db);
-  return {
+  const store: Store = {
     db,
     background,
     kind: 'pglite',
@@ -145,12 +153,17 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
       try {
         await background.destroy();
         await db.destroy();
-        await lite.close();
       } finally {
-        lock?.release();
+        try {
+          await thread.close();
+        } finally {
+          lock?.release();
+        }
       }
     },
   };
+  recordThread(store, thread);
+  return store;
 }
 
 /**

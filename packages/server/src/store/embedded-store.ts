@@ -1,0 +1,323 @@
+import { EventEmitter } from 'node:events';
+import { Worker } from 'node:worker_threads';
+import { protocol } from '@electric-sql/pglite';
+
+/** What the embedded store's thread (store/embedded-thread.mjs) is started with. */
+export interface ThreadOptions {
+  dataDir: string;
+  /** PostgreSQL's shared_buffers (e.g. '32MB'); PGlite's default (128MB) when absent. */
+  sharedBuffers?: string;
+}
+
+/** What the server asks the thread. */
+export type ThreadRequest = { type: 'exec'; id: number; bytes: Uint8Array } | { type: 'close' };
+
+/** What the thread answers: once started, then one reply per request. */
+export type ThreadReply =
+  | { type: 'ready' }
+  | { type: 'failed'; error: string }
+  /** Part of a request's reply, sent as PGlite writes it (a statement's rows are parsed meanwhile). */
+  | { type: 'chunk'; id: number; bytes: Uint8Array }
+  /** The request's reply is complete. */
+  | { type: 'done'; id: number }
+  /** PGlite threw (not an SQL error, which is a message of the reply). */
+  | { type: 'error'; id: number; error: string }
+  | { type: 'closed'; error?: string };
+
+/** A message of PGlite's reply, as node-postgres reads it (an SQL error is one, with its SQLSTATE `code`). */
+type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>['parse']>[1]>[0];
+
+interface Pending {
+  onMessage(message: BackendMessage): void;
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The embedded store (PGlite) running on a thread of its own (store/embedded-thread.mjs): the
+ * wire-protocol bytes node-postgres writes (through `ThreadConnection`) go to the thread, PGlite
+ * runs them there, and its reply comes back in parts as PGlite writes it, each parsed here into
+ * the messages node-postgres reads, as PGlite's own `execProtocolStream` does. A thread that
+ * stops (or a statement that throws inside PGlite, which leaves it unusable) fails every pending
+ * and later statement with `failure`.
+ */
+export class EmbeddedThread {
+  readonly waitReady: Promise<void>;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  readonly #parser = new protocol.Parser();
+  #nextId = 0;
+  #failure: Error | null = null;
+  #closing: Promise<void> | null = null;
+  #onClosed: (() => void) | null = null;
+
+  constructor(options: ThreadOptions) {
+    // Plain JavaScript beside this file, in the sources and in the build alike.
+    this.#worker = new Worker(new URL('./embedded-thread.mjs', import.meta.url), { workerData: options, execArgv: threadArgv() });
+    this.waitReady = new Promise<void>((resolve, reject) => {
+      this.#worker.on('message', (reply: ThreadReply) => {
+        if (reply.type === 'ready') {
+          // An idle store does not keep the process alive; a statement running does (run).
+          if (this.#pending.size === 0 && !this.#closing) this.#worker.unref();
+          resolve();
+        } else if (reply.type === 'failed') {
+          this.#fail(new Error(`The embedded store could not open: ${reply.error}`));
+          reject(this.#failure);
+          void this.#worker.terminate();
+        } else if (reply.type === 'closed') {
+          this.#onClosed?.();
+        } else this.#answer(reply);
+      });
+      const stopped = (error: Error) => {
+        this.#fail(error);
+        reject(this.#failure);
+      };
+      this.#worker.on('error', (error) => stopped(new Error(`The embedded store's thread failed: ${error.message}`)));
+      this.#worker.on('exit', (code) => {
+        this.#onClosed?.();
+        if (this.#closing) stopped(new Error('The embedded store is closed'));
+        else stopped(new Error(`The embedded store's thread stopped (exit code ${code}); restart the server`));
+      });
+    });
+    // Handled by whoever awaits it (openStore); never an unhandled rejection meanwhile.
+    this.waitReady.catch(() => {});
+  }
+
+  /** The thread (tests: the store runs there). */
+  get worker(): Worker {
+    return this.#worker;
+  }
+
+  /** Why the store can no longer run statements, once its thread has stopped or failed. */
+  get failure(): Error | null {
+    return this.#failure;
+  }
+
+  /**
+   * Runs wire-protocol messages on the thread; `onMessage` gets each message of the reply as its
+   * part arrives (rows are handed on while the thread still writes the rest), and the promise
+   * resolves when the reply is complete. `bytes` is moved to the thread (its buffer is detached).
+   */
+  run(bytes: Uint8Array, onMessage: (message: BackendMessage) => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.#failure) return reject(this.#failure);
+      const id = this.#nextId++;
+      this.#pending.set(id, { onMessage, resolve, reject });
+      if (this.#pending.size === 1) this.#worker.ref();
+      this.#post({ type: 'exec', id, bytes }, [bytes.buffer as ArrayBuffer]);
+    });
+  }
+
+  #answer(reply: Extract<ThreadReply, { id: number }>): void {
+    const pending = this.#pending.get(reply.id);
+    if (!pending) return;
+    if (reply.type === 'chunk') {
+      // Parsed as it comes, while the thread goes on; a message cut between two parts is kept
+      // by the parser until the rest comes.
+      this.#parser.parse(reply.bytes, pending.onMessage);
+      return;
+    }
+    this.#pending.delete(reply.id);
+    // Closing keeps the thread referenced until PGlite has closed (a statement answered
+    // meanwhile must not let the process end first).
+    if (this.#pending.size === 0 && !this.#closing) this.#worker.unref();
+    if (reply.type === 'done') pending.resolve();
+    else {
+      // An exception out of PGlite leaves its WebAssembly in an unknown state: nothing more runs on it.
+      const error = new Error(`The embedded store failed: ${reply.error}`);
+      pending.reject(error);
+      this.#fail(error);
+      void this.#worker.terminate();
+    }
+  }
+
+  #fail(error: Error): void {
+    if (this.#failure) return;
+    this.#failure = error;
+    // Said once in the process's log (a store closed on purpose says nothing); every statement
+    // from now on fails with it.
+    if (!this.#closing) console.error(`[engram] ${error.message}`);
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+
+  #post(request: ThreadRequest, transfer: ArrayBuffer[] = []): void {
+    this.#worker.postMessage(request, transfer);
+  }
+
+  /** Closes PGlite on its thread (its files closed cleanly), then ends the thread. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      if (!this.#failure) {
+        this.#worker.ref();
+        const closed = new Promise<void>((resolve) => {
+          this.#onClosed = resolve;
+        });
+        this.#post({ type: 'close' });
+        await closed;
+      }
+      this.#fail(new Error('The embedded store is closed'));
+      await this.#worker.terminate();
+    })();
+    return this.#closing;
+  }
+}
+
+/**
+ * The one connection node-postgres has to the embedded store: what `@electric-sql/pglite/
+ * node-postgres` gives a PGlite on the same thread, for `EmbeddedThread`. It hands node-postgres
+ * each message of a reply as it is parsed, where PGlite's collects a statement's whole reply
+ * first, so the messages of a statement of many rows are garbage as soon as node-postgres has
+ * made its row of each rather than all held until the last. Extended-protocol messages that
+ * answer nothing until a Sync or Flush follows (Parse, Bind, Describe, Execute, Close) are held
+ * and sent with it: a statement crosses to the thread once.
+ */
+class ThreadConnection extends EventEmitter {
+  // What node-postgres's Client reads or sets on its connection.
+  _connecting = false;
+  readonly stream = { destroy: () => this.end() };
+  parsedStatements = {};
+  submittedNamedStatements = {};
+  #queue: Promise<void>;
+  #held: Uint8Array[] = [];
+  #messages = false;
+
+  constructor(private readonly thread: EmbeddedThread) {
+    super();
+    this.on('newListener', (name) => {
+      if (name === 'message') this.#messages = true;
+    });
+    this.#queue = thread.waitReady.catch(() => {});
+  }
+
+  async connect(): Promise<void> {
+    this._connecting = true;
+    await this.thread.waitReady;
+    process.nextTick(() => this.emit('readyForQuery'));
+  }
+
+  requestSsl(): void {}
+  startup(): void {}
+  cancel(): void {}
+  password(): void {}
+  ref(): void {}
+  unref(): void {}
+  sendSASLInitialResponseMessage(mechanism: string, response: string): void {
+    this.#send(protocol.serialize.sendSASLInitialResponseMessage(mechanism, response));
+  }
+  sendSCRAMClientFinalMessage(response: string): void {
+    this.#send(protocol.serialize.sendSCRAMClientFinalMessage(response));
+  }
+  query(text: string): void {
+    this.#send(protocol.serialize.query(text));
+  }
+  parse(query: Parameters<typeof protocol.serialize.parse>[0]): void {
+    this.#held.push(protocol.serialize.parse(query));
+  }
+  bind(config: Parameters<typeof protocol.serialize.bind>[0]): void {
+    this.#held.push(protocol.serialize.bind(config));
+  }
+  execute(config: Parameters<typeof protocol.serialize.execute>[0]): void {
+    this.#held.push(protocol.serialize.execute(config));
+  }
+  describe(message: Parameters<typeof protocol.serialize.describe>[0]): void {
+    this.#held.push(protocol.serialize.describe(message));
+  }
+  close(message: Parameters<typeof protocol.serialize.close>[0]): void {
+    this.#held.push(protocol.serialize.close(message));
+  }
+  flush(): void {
+    this.#send(protocol.serialize.flush());
+  }
+  sync(): void {
+    this.#send(protocol.serialize.sync());
+  }
+  sendCopyFromChunk(chunk: ArrayBuffer): void {
+    this.#send(protocol.serialize.copyData(chunk));
+  }
+  endCopyFrom(): void {
+    this.#send(protocol.serialize.copyDone());
+  }
+  sendCopyFail(message: string): void {
+    this.#send(protocol.serialize.copyFail(message));
+  }
+
+  end(): void {
+    this.#queue = this.#queue.then(() => {
+      this.emit('end');
+    });
+    for (const name of this.eventNames()) if (name !== 'newListener') this.removeAllListeners(name);
+    this.#messages = false;
+  }
+
+  #send(bytes: Uint8Array): void {
+    this.#held.push(bytes);
+    // One fresh buffer of the whole statement, moved (not copied) to the thread.
+    const request = concat(this.#held);
+    this.#held = [];
+    this.#queue = this.#queue
+      .then(() =>
+        this.thread.run(request, (message) => {
+          if (this.#messages) this.emit('message', message);
+          this.emit(message.name === 'error' ? 'errorMessage' : message.name, message);
+        }),
+      )
+      .catch((error) => {
+        this.emit('error', error);
+      });
+  }
+}
+
+/**
+ * node-postgres's pool configuration for the embedded store: one connection, to `thread`, kept
+ * open while idle. Typed loosely (the `connection` option is not in node-postgres's types).
+ */
+export function poolConfigOf(thread: EmbeddedThread): Record<string, unknown> {
+  return {
+    max: 1,
+    idleTimeoutMillis: 0,
+    user: 'postgres',
+    password: 'dummy',
+    database: 'postgres',
+    host: 'localhost',
+    port: 5432,
+    connection: new ThreadConnection(thread),
+  };
+}
+
+const threads = new WeakMap<object, EmbeddedThread>();
+
+/** Records which thread `store` runs on (store/database.ts). */
+export function recordThread(store: object, thread: EmbeddedThread): void {
+  threads.set(store, thread);
+}
+
+/** The thread an embedded store runs on (tests). */
+export function embeddedThreadOf(store: object): EmbeddedThread | undefined {
+  return threads.get(store);
+}
+
+/**
+ * The process's Node flags for the thread, but --input-type, which a thread refuses (it applies
+ * to `node -e` code only, and would stop the store of a server started that way).
+ */
+function threadArgv(): string[] {
+  const argv: string[] = [];
+  for (let index = 0; index < process.execArgv.length; index++) {
+    const arg = process.execArgv[index]!;
+    if (arg === '--input-type') index++;
+    else if (!arg.startsWith('--input-type=')) argv.push(arg);
+  }
+  return argv;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  // Always a fresh buffer: node-postgres may write into pooled Buffers, which must not be moved.
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}

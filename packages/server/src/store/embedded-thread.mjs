@@ -1,0 +1,74 @@
+/**
+ * The embedded store's thread (node:worker_threads): it owns the PGlite database and runs the
+ * PostgreSQL wire-protocol messages the server's one connection sends (store/embedded-store.ts),
+ * so that the WebAssembly executing a statement never holds the thread that answers HTTP
+ * requests. It runs nothing of the server but PGlite.
+ *
+ * Plain JavaScript, kept beside the sources and copied into dist/store by the build
+ * (scripts/copy-assets.mjs): a Worker loads it as it is, from the sources (tests) or the build.
+ * Its messages are typed in store/embedded-store.ts (ThreadOptions, ThreadRequest, ThreadReply).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+const port = parentPort;
+/** @type {{ dataDir: string; sharedBuffers?: string }} */
+const options = workerData;
+const send = (reply, transfer = []) => port.postMessage(reply, transfer);
+const message = (error) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
+
+let lite;
+try {
+  // Durability (docs/deploy.md): relaxedDurability off and synchronous_commit on, so a commit's
+  // WAL is written before its reply leaves this thread.
+  lite = await PGlite.create({
+    dataDir: options.dataDir,
+    extensions: { pg_trgm },
+    relaxedDurability: false,
+    ...(options.sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffers}`] } : {}),
+  });
+  await lite.exec('set synchronous_commit = on');
+} catch (error) {
+  send({ type: 'failed', error: message(error) });
+  // Nothing left to wait for: the thread ends, and the server's side sees 'failed' first.
+  port.close();
+}
+
+if (lite) {
+  // One request at a time, in the order they came (the server sends one at a time anyway).
+  let queue = Promise.resolve();
+  port.on('message', (request) => {
+    queue = queue.then(() => handle(request));
+  });
+  send({ type: 'ready' });
+}
+
+async function handle(request) {
+  if (request.type === 'close') {
+    try {
+      await lite.close();
+    } catch (error) {
+      send({ type: 'closed', error: message(error) });
+      return;
+    }
+    send({ type: 'closed' });
+    return;
+  }
+  // The raw reply bytes, parsed by the caller: PGlite's own execProtocolStream is this plus the
+  // parse, which runs on the server's thread (the messages are objects node-postgres reads). Each
+  // part PGlite writes (up to its 1 MB buffer) is a view of its memory: copied out, and the copy
+  // moved (not copied again) to the server's thread.
+  try {
+    await lite.execProtocolRawStream(request.bytes, {
+      onRawData: (chunk) => {
+        const bytes = chunk.slice();
+        send({ type: 'chunk', id: request.id, bytes }, [bytes.buffer]);
+      },
+    });
+  } catch (error) {
+    send({ type: 'error', id: request.id, error: message(error) });
+    return;
+  }
+  send({ type: 'done', id: request.id });
+}
