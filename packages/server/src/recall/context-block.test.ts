@@ -43,9 +43,11 @@ describe('chooseContext', () => {
     { row: row(6, 'Tomas bought the bowl at a fair.', { message_index: 9, sentence_start: 30 }), score: 0.1 },
   ];
 
-  it('follows each of the two best memories with the other recalled memories of its message, within the limit', () => {
-    expect(chooseContext(recalled, 4).map((item) => item.row.id)).toEqual([1, 5, 2, 3]);
-    expect(chooseContext(recalled, 12).map((item) => item.row.id)).toEqual([1, 5, 2, 3, 4, 6]);
+  it('brings the other recalled memories of the two best ones’ messages in place of the weakest, best first', () => {
+    expect(chooseContext(recalled, 4).map((item) => item.row.id)).toEqual([1, 2, 3, 5]);
+    // The third best brings nothing of its message (6).
+    expect(chooseContext(recalled, 5).map((item) => item.row.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(chooseContext(recalled, 12).map((item) => item.row.id)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('keeps the ranking for a memory past the best two, and for memories of no message', () => {

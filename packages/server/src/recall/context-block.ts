@@ -12,10 +12,11 @@ import type { Recalled } from './search.js';
 export const WITH_THEIR_MESSAGE = 2;
 
 /**
- * The memories of a context block, at most `limit`: the recalled memories best first, each of
- * the best `WITH_THEIR_MESSAGE` followed by the other recalled memories its message taught (in
- * the order they were said), then the rest by score. `recalled` should reach past `limit` so
- * that a message's other memories can be found.
+ * The memories of a context block, at most `limit`, best first: the best `WITH_THEIR_MESSAGE`
+ * recalled memories bring the other recalled memories of their message, which take the places
+ * of the weakest. The order stays recall's, so that a newer value ranked above an older one
+ * stays above it. `recalled` should reach past `limit` so that a message's other memories can
+ * be found.
  */
 export function chooseContext(recalled: Recalled[], limit: number): Recalled[] {
   const chosen: Recalled[] = [];
@@ -29,12 +30,11 @@ export function chooseContext(recalled: Recalled[], limit: number): Recalled[] {
     take(item);
     const { message_index: index, source_id: source } = item.row;
     if (rank >= WITH_THEIR_MESSAGE || index === null) return;
-    recalled
-      .filter((other) => other.row.source_id === source && other.row.message_index === index)
-      .sort((left, right) => left.row.sentence_start - right.row.sentence_start)
-      .forEach(take);
+    recalled.filter((other) => other.row.source_id === source && other.row.message_index === index).forEach(take);
   });
-  return chosen;
+  // Best first, as recall ranked them: a message's other memories fill the places of the weakest.
+  const rank = new Map(recalled.map((item, index) => [item.row.id, index]));
+  return chosen.sort((left, right) => rank.get(left.row.id)! - rank.get(right.row.id)!);
 }
 
 /** A memory's day as the learner writes dates into memories ("8 May 2023"), from its `date` (YYYY-MM-DD). */
