@@ -32,40 +32,40 @@ describe('answerOffline', () => {
   });
 
   it('answers "when" with a time said relative to its day as said, anchored to that day', () => {
-    const said = (text: string, sentence: string) => [{ row: row(1, text, { sentence_text: sentence, date: '2023-06-09' }), score: 0.8 }];
+    const said = (text: string, sentence: string) => [{ row: row(1, text, { sentence_text: sentence, date: '2024-03-14' }), score: 0.8 }];
     const week = answerOffline(
-      said('Odile repainted the shed in the week of 29 May 2023.', 'I repainted the shed last week.'),
+      said('Odile repainted the shed in the week of 4 March 2024.', 'I repainted the shed last week.'),
       false,
       'When did Odile repaint the shed?',
     );
-    expect(week.answer).toBe('The week before 9 June 2023.');
+    expect(week.answer).toBe('The week before 14 March 2024.');
     const weekday = answerOffline(
-      said('On Tuesday 6 June 2023 Odile sold her old bike.', 'Last Tuesday I sold my old bike!'),
+      said('On Tuesday 12 March 2024 Odile sold her old bike.', 'Last Tuesday I sold my old bike!'),
       false,
       'When did Odile sell her bike?',
     );
-    expect(weekday.answer).toBe('The Tuesday before 9 June 2023.');
+    expect(weekday.answer).toBe('The Tuesday before 14 March 2024.');
     const ago = answerOffline(
-      said('Odile adopted a parrot two weeks before 9 June 2023.', 'I adopted a parrot two weeks ago.'),
+      said('Odile adopted a parrot two weeks before 14 March 2024.', 'I adopted a parrot two weeks ago.'),
       false,
       'When did Odile adopt a parrot?',
     );
-    expect(ago.answer).toBe('Two weeks before 9 June 2023.');
+    expect(ago.answer).toBe('Two weeks before 14 March 2024.');
     // The memory health check asks for the date the memory's text gives.
     const written = answerOffline(
-      said('Odile repainted the shed in the week of 29 May 2023.', 'I repainted the shed last week.'),
+      said('Odile repainted the shed in the week of 4 March 2024.', 'I repainted the shed last week.'),
       false,
       'When did Odile repaint the shed?',
       { asSaid: false },
     );
-    expect(written.answer).toBe('The week of 29 May 2023.');
+    expect(written.answer).toBe('The week of 4 March 2024.');
     // Said as a date, the date stays as written.
     const dated = answerOffline(
-      said('Odile repainted the shed on 2 June 2023.', 'I repainted the shed on June 2.'),
+      said('Odile repainted the shed on 7 March 2024.', 'I repainted the shed on March 7.'),
       false,
       'When did Odile repaint the shed?',
     );
-    expect(dated.answer).toBe('2 June 2023.');
+    expect(dated.answer).toBe('7 March 2024.');
   });
 
   it('answers "when" with a year alone, and with the day the best memory was said when none gives a date', () => {

@@ -16,8 +16,8 @@ export interface OfflineAnswer {
 /** How the offline answer is written. */
 export interface OfflineOptions {
   /**
-   * A time said relative to its day is answered as said ("the week before 9 June 2023"; the
-   * default); false answers with the date the memory's text gives ("the week of 29 May 2023"),
+   * A time said relative to its day is answered as said ("the week before 14 March 2024"; the
+   * default); false answers with the date the memory's text gives ("the week of 4 March 2024"),
    * as the memory health check, which looks for that date's words, wants.
    */
   asSaid?: boolean;
@@ -45,8 +45,8 @@ const RELATIVE_TIME = new RegExp(
 
 /**
  * When a memory's date was said relative to the day it was said, that time as said and anchored to
- * that day ("last week" said on 9 June 2023 → "the week before 9 June 2023", "last Friday" → "the
- * Friday before 9 June 2023"): it keeps what the speaker said rather than the learner's guess at
+ * that day ("last week" said on 14 March 2024 → "the week before 14 March 2024", "last Friday" → "the
+ * Friday before 14 March 2024"): it keeps what the speaker said rather than the learner's guess at
  * which week or day was meant. Null unless the memory's own date (`written`) was resolved from it
  * ("the week of …" from "last week", a weekday from "last Friday", "… before …" from "ago").
  */
@@ -123,7 +123,7 @@ export function shortAnswer(question: string, text: string): string | null {
  * The offline written answer, in the service's words, from the best memories: what the best
  * one says that the question does not (the date for "when", the number for "how many", the
  * place for "where"), joined by what one from another message scoring almost as well adds;
- * for "when", a time said relative to its day as said ("the week before 9 June 2023"), and the
+ * for "when", a time said relative to its day as said ("the week before 14 March 2024"), and the
  * day the best memory was said when no memory gives a date;
  * the whole memory where it cannot be cut shorter. Null when nothing stored bears on the
  * question (the same judgement as context). `clash` is true when the memories behind the
