@@ -2,7 +2,7 @@
  * LoCoMo retrieval benchmark (protocol: shared/eval/README.md).
  *
  *   npm run bench:locomo -- [--conversations conv-26,conv-30 | --conversations 2] [--no-answers] [--json out.json]
- *     [--misses misses.txt] [--answers answers.txt] [--judge]
+ *     [--misses misses.txt] [--answers answers.txt] [--contexts contexts.json] [--judge]
  *
  * Model mode: with ENGRAM_LLM_BASE_URL (and ENGRAM_LLM_API_KEY, ENGRAM_LLM_MODEL) set, the
  * in-process server learns and answers with that model (docs/model.md); without them every
@@ -91,6 +91,9 @@ const missesPath = argument('misses');
 /** --answers FILE: each answerable question with the gold answer and what ask wrote. */
 const answersPath = argument('answers');
 const answerLines: string[] = [];
+/** --contexts FILE: each answerable question with its context block, its memories' sentences and the evidence turns (JSON). */
+const contextsPath = argument('contexts');
+const contextRecords: unknown[] = [];
 const misses: string[] = [];
 /** The best score of each question, to calibrate when recall judges that nothing is known. */
 const bestScores: { category: string; best: number; judged: number | null }[] = [];
@@ -264,9 +267,11 @@ for (const sample of samples) {
   process.stderr.write(`${sample.sample_id}: ${turnsInAll} turns → ${counts.all} memories in ${seconds.toFixed(1)} s\n`);
 
   const turnOf = new Map<number, string | null>();
+  const sentenceOf = new Map<number, string>();
   async function traceTurn(memoryId: number): Promise<string | null> {
     if (turnOf.has(memoryId)) return turnOf.get(memoryId)!;
     const detail = await call('GET', `/v1/memories/${memoryId}`, space);
+    sentenceOf.set(memoryId, detail.sentence?.text ?? '');
     const session = sourceSession.get(detail.memory.source.id);
     const index = detail.sentence.message_index;
     const turn = session && typeof index === 'number' ? (session.turns[index]?.dia_id ?? null) : null;
@@ -350,8 +355,35 @@ for (const sample of samples) {
       }
       if (answersPath && item.answer !== undefined) {
         answerLines.push(
-          `[${category}] ${item.question}\n  gold: ${item.answer}\n  ask:  ${asked.answer}  (F1 ${tokenF1(asked.answer ?? '', String(item.answer)).toFixed(2)})`,
+          `[${category}] ${item.question}\n  gold: ${item.answer}\n  ask:  ${asked.answer}  (F1 ${tokenF1(asked.answer ?? '', String(item.answer)).toFixed(2)})` +
+            `\n  in context: ${answerInText(String(item.answer), context.context) ? 'yes' : 'no'}`,
         );
+      }
+      if (contextsPath && item.answer !== undefined) {
+        const byId = new Map(sessions.flatMap((session) => session.turns.map((turn) => [turn.dia_id, turn] as const)));
+        for (const memory of context.memories as { id: number }[]) await traceTurn(memory.id);
+        contextRecords.push({
+          conversation: sample.sample_id,
+          category,
+          question: item.question,
+          gold: String(item.answer),
+          ask: asked.answer,
+          context: context.context,
+          memories: (context.memories as { id: number; text: string; date: string }[]).map((memory) => ({
+            text: memory.text,
+            date: memory.date,
+            sentence: sentenceOf.get(memory.id) ?? '',
+            turn: turnOf.get(memory.id) ?? null,
+          })),
+          ranked: (found.memories as { id: number; text: string; date: string; score: number }[]).map((memory, index) => ({
+            text: memory.text,
+            date: memory.date,
+            score: memory.score,
+            sentence: sentenceOf.get(memory.id) ?? '',
+            turn: ranked[index] ?? null,
+          })),
+          evidence: [...evidence].map((id) => ({ id, text: byId.get(id) ? turnText(byId.get(id)!) : null })),
+        });
       }
     }
   }
@@ -422,6 +454,7 @@ const scoresPath = argument('scores');
 if (scoresPath) writeFileSync(scoresPath, JSON.stringify(bestScores));
 if (missesPath) writeFileSync(missesPath, misses.join('\n'));
 if (answersPath) writeFileSync(answersPath, answerLines.join('\n'));
+if (contextsPath) writeFileSync(contextsPath, JSON.stringify(contextRecords));
 const jsonPath = argument('json');
 if (jsonPath)
   writeFileSync(

@@ -23,7 +23,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     const [first, second] = systemTexts(prompts[0]!);
     expect(first).toBe('You are a kind assistant.');
     expect(second).toContain('What you remember about this user');
-    expect(second).toMatch(/- .*Porto.*\[note, \d{4}-\d{2}-\d{2}\]/);
+    expect(second).toMatch(/- .*Porto.*\[note, \d{1,2} [A-Z][a-z]+ \d{4}\]/);
     expect(prompts[0]!.map((message) => message.role)).toEqual(['system', 'system', 'user']);
     await memory.flush();
   });

@@ -28,7 +28,7 @@ describe('recall against a real server', () => {
     expect(known.question).toBe('Where does Clara live?');
     expect(known.empty).toBe(false);
     expect(known.used).toBe(known.memories.length);
-    expect(known.context).toMatch(/^- .*Lyon.*\[note, \d{4}-\d{2}-\d{2}\]/m);
+    expect(known.context).toMatch(/^- .*Lyon.*\[note, \d{1,2} [A-Z][a-z]+ \d{4}\]/m);
     const bare = await user.context({ question: 'Where does Clara live?', with_sources: false, limit: 1 });
     expect(bare.memories).toHaveLength(1);
     expect(bare.context).not.toMatch(/\[note/);

@@ -24,7 +24,7 @@ describe('EngramMemoryBlock in a LlamaIndex Memory', () => {
     const system = messages.filter((message) => message.role === 'system').map((message) => message.content as string);
     expect(system).toHaveLength(2);
     expect(system[0]).toContain('What you remember about this user');
-    expect(system[0]).toMatch(/- .*tomatoes.*\[.*\d{4}-\d{2}-\d{2}\]/);
+    expect(system[0]).toMatch(/- .*tomatoes.*\[.*\d{1,2} [A-Z][a-z]+ \d{4}\]/);
     expect(system[1]).toBe('You are a gardening helper.');
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'What vegetables do I grow on my balcony?', options: undefined });
     await block.flush();

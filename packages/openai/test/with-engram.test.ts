@@ -58,7 +58,7 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     const system = systemMessages(request);
     expect(system[0]).toBe('You are brief.');
     expect(system[1]).toContain('What you remember about this user');
-    expect(system[1]).toMatch(/- .*blue bicycle.*\[.*\d{4}-\d{2}-\d{2}\]/);
+    expect(system[1]).toMatch(/- .*blue bicycle.*\[.*\d{1,2} [A-Z][a-z]+ \d{4}\]/);
     expect((request.body.messages as Array<{ role: string }>).map((message) => message.role)).toEqual(['system', 'system', 'user']);
     expect(to('/v1/context').map((call) => call.body)).toEqual([{ question: 'How do I get to work?', space }]);
 

@@ -3,6 +3,7 @@ import { periodOf } from '../meter/usage.js';
 import { answerWithModel } from '../model/answer-with-model.js';
 import { ModelError } from '../model/model-client.js';
 import { answerOffline } from '../recall/ask.js';
+import { chooseContext } from '../recall/context-block.js';
 import type { Recalled, RecallResult } from '../recall/search.js';
 import { recall } from '../recall/search.js';
 import type { Scope } from '../store/scope.js';
@@ -21,11 +22,18 @@ export function search(context: OperationContext, scope: Scope, query: string, f
   return recall(context.db, scope, query, { ...filter, judge: false, now: context.now() });
 }
 
-/** The memories that bear on a question (none when nothing known does), counted as one answer of the plan. */
+/** How many recalled memories the context block chooses its `limit` from (the most search returns). */
+const CONTEXT_POOL = 50;
+
+/**
+ * The memories that bear on a question (none when nothing known does), at most `limit`, chosen
+ * by `chooseContext` (the best ones with their message's other memories); counted as one answer
+ * of the plan.
+ */
 export async function contextFor(context: OperationContext, scope: Scope, question: string, filter: RecallFilter): Promise<RecallResult> {
-  const found = await recall(context.db, scope, question, { ...filter, now: context.now() });
+  const found = await recall(context.db, scope, question, { ...filter, limit: Math.max(filter.limit, CONTEXT_POOL), now: context.now() });
   await addAnswer(context.db, scope, periodOf(context.now()).start);
-  return found;
+  return { ...found, memories: chooseContext(found.memories, filter.limit) };
 }
 
 /** A short written answer and the memories it came from. */

@@ -31,6 +31,61 @@ describe('answerOffline', () => {
     expect(reply.clash).toBe(false);
   });
 
+  it('answers "when" with a time said relative to its day as said, anchored to that day', () => {
+    const said = (text: string, sentence: string) => [{ row: row(1, text, { sentence_text: sentence, date: '2024-03-14' }), score: 0.8 }];
+    const week = answerOffline(
+      said('Odile repainted the shed in the week of 4 March 2024.', 'I repainted the shed last week.'),
+      false,
+      'When did Odile repaint the shed?',
+    );
+    expect(week.answer).toBe('The week before 14 March 2024.');
+    const weekday = answerOffline(
+      said('On Tuesday 12 March 2024 Odile sold her old bike.', 'Last Tuesday I sold my old bike!'),
+      false,
+      'When did Odile sell her bike?',
+    );
+    expect(weekday.answer).toBe('The Tuesday before 14 March 2024.');
+    const ago = answerOffline(
+      said('Odile adopted a parrot two weeks before 14 March 2024.', 'I adopted a parrot two weeks ago.'),
+      false,
+      'When did Odile adopt a parrot?',
+    );
+    expect(ago.answer).toBe('Two weeks before 14 March 2024.');
+    // The memory health check asks for the date the memory's text gives.
+    const written = answerOffline(
+      said('Odile repainted the shed in the week of 4 March 2024.', 'I repainted the shed last week.'),
+      false,
+      'When did Odile repaint the shed?',
+      { asSaid: false },
+    );
+    expect(written.answer).toBe('The week of 4 March 2024.');
+    // Said as a date, the date stays as written.
+    const dated = answerOffline(
+      said('Odile repainted the shed on 7 March 2024.', 'I repainted the shed on March 7.'),
+      false,
+      'When did Odile repaint the shed?',
+    );
+    expect(dated.answer).toBe('7 March 2024.');
+  });
+
+  it('answers "when" with a year alone, and with the day the best memory was said when none gives a date', () => {
+    const year = answerOffline([{ row: row(1, 'Odile learned to sail in 2019.'), score: 0.8 }], false, 'When did Odile learn to sail?');
+    expect(year.answer).toBe('2019.');
+    const undated = answerOffline(
+      [{ row: row(1, 'Odile just opened a pottery stall at the market.', { date: '2023-03-16' }), score: 0.8 }],
+      false,
+      'When did Odile open her pottery stall?',
+    );
+    expect(undated.answer).toBe('16 March 2023.');
+    // "How long ago" asks for a span, not a day: the memory is given.
+    const span = answerOffline(
+      [{ row: row(1, 'Odile has had the stall for ages.', { date: '2023-03-16' }), score: 0.8 }],
+      false,
+      'How long ago did Odile open her stall?',
+    );
+    expect(span.answer).toBe('Odile has had the stall for ages.');
+  });
+
   it('answers from the best memory and one from another message scoring almost as well', () => {
     const recalled = [
       { row: row(1, 'Wendell painted a lighthouse'), score: 0.8 },

@@ -1,5 +1,7 @@
 import { stemmer } from 'stemmer';
-import { DATE_WORDING } from '../text/date-wording.js';
+import type { MemoryRow } from '../store/memory-repository.js';
+import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
+import { DATE_WORDING, formatDay } from '../text/date-wording.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
 import { SUPPORT_SHARE } from './weights.js';
@@ -9,6 +11,16 @@ export interface OfflineAnswer {
   answer: string | null;
   message: string;
   clash: boolean;
+}
+
+/** How the offline answer is written. */
+export interface OfflineOptions {
+  /**
+   * A time said relative to its day is answered as said ("the week before 14 March 2024"; the
+   * default); false answers with the date the memory's text gives ("the week of 4 March 2024"),
+   * as the memory health check, which looks for that date's words, wants.
+   */
+  asSaid?: boolean;
 }
 
 /** At most this many memories make the written answer. */
@@ -24,6 +36,44 @@ const NUMBER =
 const PLACE = /\b(?:in|at|to|from|near|around|into)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'-]*)(?:\s+(?:of\s+)?\p{Lu}[\p{L}'-]*)*)/u;
 const PLACE_WORDS =
   /\b(?:in|at|to|from|near|around|into)\s+((?:a|an|the|their|her|his|my)(?:\s+(?!(?:on|in|at|with|for|and|to|from|of|by|when|while|last|this|next)\b)[\p{L}-]+){1,3})/u;
+
+/** A time said relative to the day it was said: "last week", "this past weekend", "last Friday", "two weeks ago". */
+const RELATIVE_TIME = new RegExp(
+  `\\b(?:(?:last|this past|past) (week|weekend|${WEEKDAY_WORDS.join('|')})|(a few|a couple of|two|three|four|five|six|several|\\d+) (days|weeks|weekends|months|years) ago)\\b`,
+  'i',
+);
+
+/**
+ * When a memory's date was said relative to the day it was said, that time as said and anchored to
+ * that day ("last week" said on 14 March 2024 → "the week before 14 March 2024", "last Friday" → "the
+ * Friday before 14 March 2024"): it keeps what the speaker said rather than the learner's guess at
+ * which week or day was meant. Null unless the memory's own date (`written`) was resolved from it
+ * ("the week of …" from "last week", a weekday from "last Friday", "… before …" from "ago").
+ */
+export function anchoredTime(row: Pick<MemoryRow, 'sentence_text' | 'date'>, written: string): string | null {
+  const said = RELATIVE_TIME.exec(row.sentence_text);
+  const day = new Date(`${row.date}T00:00:00Z`);
+  if (!said || Number.isNaN(day.getTime())) return null;
+  const anchor = formatDay(day, false);
+  const resolved = written.toLowerCase();
+  const [, unit, count, counted] = said;
+  if (unit) {
+    const weekday = WEEKDAY_WORDS.indexOf(unit.toLowerCase());
+    if (weekday === -1) return resolved.includes(`the ${unit.toLowerCase()} of `) ? `the ${unit.toLowerCase()} before ${anchor}` : null;
+    return resolved.includes(WEEKDAY_WORDS[weekday]!) ? `the ${WEEKDAY_NAMES[weekday]} before ${anchor}` : null;
+  }
+  return resolved.includes(' before ') ? `${count!.toLowerCase()} ${counted!.toLowerCase()} before ${anchor}` : null;
+}
+
+/**
+ * The date a memory answers "when" with: the time as said when it was relative (see anchoredTime)
+ * unless `asSaid` is false, else its written date ("in 2022" → "2022").
+ */
+export function whenAnswer(row: Pick<MemoryRow, 'text' | 'sentence_text' | 'date'>, asSaid = true): string | null {
+  const written = DATE_WORDING.exec(row.text)?.[0];
+  if (!written) return null;
+  return (asSaid ? anchoredTime(row, written) : null) ?? written.replace(/^in\s+/i, '');
+}
 
 /** The question's words as stems, for telling what a memory adds to it. */
 function questionStems(question: string): Set<string> {
@@ -73,12 +123,14 @@ export function shortAnswer(question: string, text: string): string | null {
  * The offline written answer, in the service's words, from the best memories: what the best
  * one says that the question does not (the date for "when", the number for "how many", the
  * place for "where"), joined by what one from another message scoring almost as well adds;
+ * for "when", a time said relative to its day as said ("the week before 14 March 2024"), and the
+ * day the best memory was said when no memory gives a date;
  * the whole memory where it cannot be cut shorter. Null when nothing stored bears on the
  * question (the same judgement as context). `clash` is true when the memories behind the
  * answer disagree: one says what the other denies, or two current memories give different
  * values to the same slot; then both memories are given whole.
  */
-export function answerOffline(recalled: Recalled[], empty: boolean, question: string): OfflineAnswer {
+export function answerOffline(recalled: Recalled[], empty: boolean, question: string, options: OfflineOptions = {}): OfflineAnswer {
   if (empty || !recalled.length) {
     return { answer: null, message: 'Nothing stored bears on this question.', clash: false };
   }
@@ -91,9 +143,14 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
   if (asksWhen(question)) {
     const dated =
       support.find((item) => DATE_WORDING.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_WORDING.test(item.row.text));
+    const said = new Date(`${recalled[0]!.row.date}T00:00:00Z`);
     if (dated) {
-      answer = sentence(capitalise(DATE_WORDING.exec(dated.row.text)![0]));
+      answer = sentence(capitalise(whenAnswer(dated.row, options.asSaid ?? true)!));
       used = [dated];
+    } else if (!/^\s*how\b/i.test(question) && !Number.isNaN(said.getTime())) {
+      // No memory dates it: the best one's own day (when it was said or written) is the nearest date known.
+      answer = sentence(formatDay(said, false));
+      used = [recalled[0]!];
     }
   }
   if (answer === null) {

@@ -180,9 +180,9 @@ describe('recall', () => {
     expect(reply.body.empty).toBe(false);
     const lines = reply.body.context.split('\n');
     expect(lines.length).toBe(reply.body.used);
-    for (const line of lines) expect(line).toMatch(/^- .+ {2}\[conversation, \d{4}-\d{2}-\d{2}\]$/);
+    for (const line of lines) expect(line).toMatch(/^- .+ {2}\[conversation, \d{1,2} [A-Z][a-z]+ \d{4}\]$/);
     expect(reply.body.context).toMatch(/choir rehearsal/);
-    expect(reply.body.context).toMatch(/2023-05-08/);
+    expect(reply.body.context).toMatch(/\[conversation, 8 May 2023\]/);
 
     const bare = await call('POST', '/v1/context', { body: { question: 'What did Wendell paint?', with_sources: false, space } });
     for (const line of bare.body.context.split('\n')) expect(line).toMatch(/^- [^[]+$/);

@@ -1,0 +1,57 @@
+import { EMPTY_CONTEXT } from '@engram/protocol';
+import { describe, expect, it } from 'vitest';
+import type { MemoryRow } from '../store/memory-repository.js';
+import { chooseContext, renderContext } from './context-block.js';
+
+const row = (id: number, text: string, extra: Partial<MemoryRow> = {}): MemoryRow => ({
+  id,
+  source_id: 'src_1',
+  source_kind: 'conversation',
+  source_title: null,
+  text,
+  kind: 'detail',
+  date: '2023-05-08',
+  about: [],
+  labels: {},
+  status: 'current',
+  sentence_text: text,
+  message_index: id,
+  sentence_start: 0,
+  sentence_end: text.length,
+  created_at: new Date(0),
+  updated_at: new Date(0),
+  ...extra,
+});
+
+describe('renderContext', () => {
+  it('stamps each line with its source kind and its day written as memories write dates', () => {
+    const block = renderContext([row(1, 'Tomas keeps bees.'), row(2, 'Tomas sold honey on 2 May 2023.', { date: '2023-05-02' })], true);
+    expect(block).toBe('- Tomas keeps bees.  [conversation, 8 May 2023]\n- Tomas sold honey on 2 May 2023.  [conversation, 2 May 2023]');
+    expect(renderContext([row(1, 'Tomas keeps bees.')], false)).toBe('- Tomas keeps bees.');
+    expect(renderContext([], true)).toBe(EMPTY_CONTEXT);
+  });
+});
+
+describe('chooseContext', () => {
+  const recalled = [
+    { row: row(1, 'The blue jug is from Tomas’s aunt.', { message_index: 4, sentence_start: 0 }), score: 0.9 },
+    { row: row(2, 'Tomas likes the yellow jug too.', { message_index: 7 }), score: 0.8 },
+    { row: row(3, 'Tomas painted a bowl.', { message_index: 9 }), score: 0.7 },
+    { row: row(4, 'Tomas baked bread.', { message_index: 11 }), score: 0.6 },
+    // The next sentence of the best memory's message: it answers "What does the blue jug remind Tomas of?" without its words.
+    { row: row(5, 'It reminds Tomas of the sea.', { message_index: 4, sentence_start: 40 }), score: 0.2 },
+    { row: row(6, 'Tomas bought the bowl at a fair.', { message_index: 9, sentence_start: 30 }), score: 0.1 },
+  ];
+
+  it('brings the other recalled memories of the two best ones’ messages in place of the weakest, best first', () => {
+    expect(chooseContext(recalled, 4).map((item) => item.row.id)).toEqual([1, 2, 3, 5]);
+    // The third best brings nothing of its message (6).
+    expect(chooseContext(recalled, 5).map((item) => item.row.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(chooseContext(recalled, 12).map((item) => item.row.id)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('keeps the ranking for a memory past the best two, and for memories of no message', () => {
+    const unplaced = recalled.map((item) => ({ ...item, row: { ...item.row, message_index: null } }));
+    expect(chooseContext(unplaced, 4).map((item) => item.row.id)).toEqual([1, 2, 3, 4]);
+  });
+});
