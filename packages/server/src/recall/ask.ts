@@ -148,8 +148,9 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       answer = sentence(capitalise(whenAnswer(dated.row, options.asSaid ?? true)!));
       used = [dated];
     } else if (!/^\s*how\b/i.test(question) && !Number.isNaN(said.getTime())) {
-      // No memory dates it: the best one's own day (when it was said or written) is the nearest date known.
-      answer = sentence(formatDay(said, false));
+      // No memory dates it: the best one's own day (when it was said or written) is the nearest
+      // date known, and the answer says that is what it is.
+      answer = sentence(`Mentioned on ${formatDay(said, false)}`);
       used = [recalled[0]!];
     }
   }
