@@ -8,13 +8,19 @@
  *   npm run bench:scale -- --many                         # also 1,000 spaces of 100
  *   npm run bench:scale -- --svg docs/scale.svg           # write the growth plot
  *   npm run bench:scale -- --plot a.json,b.json --svg docs/scale.svg   # the plot from earlier runs' --json
+ *   npm run bench:scale -- --sizes 100k --stores postgres --recall-only --profile /tmp/recall.cpuprofile
+ *                                    # recall alone, with a CPU profile of its queries (the in-process server's included)
+ *   npm run bench:scale -- --sizes 100k --recall-only --results /tmp/before.json   # what each query answered, to compare builds
  *
  * Each store gets a real Engram started in this process on a free port (a fresh data
  * directory, or a fresh PostgreSQL database at ENGRAM_TEST_DATABASE_URL's server). A space is
  * filled to each size with generated facts written through the store's own code (the
  * learner's storeFacts: the same rows and index the learner writes, without learning 100k
- * memories' worth of notes first); everything measured goes through HTTP:
- *   - /v1/search, /v1/context, /v1/ask p50/p95/p99, against two floors: the same full-text
+ * memories' worth of notes first; creation times fixed by id, so that runs rank alike), and the
+ * store's statistics brought up to date as autovacuum would (unless --stale-stats); everything
+ * measured goes through HTTP:
+ *   - the first search (it reads the store and starts building the server's copy of the index);
+ *   - once the copy is built, /v1/search, /v1/context, /v1/ask p50/p95/p99, against two floors: the same full-text
  *     query run directly on the store, and GET /healthz on the same HTTP stack;
  *   - learning: notes of ten facts saved in batches of 100 and learned into the full space;
  *   - saves: sequential p50/p95/p99, and saves/s from 32 callers;
@@ -28,6 +34,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -36,6 +43,7 @@ import { loadConfig } from '../../packages/server/dist/config.js';
 import { factFingerprint } from '../../packages/server/dist/learn/index.js';
 import { type RunningServer, startServer } from '../../packages/server/dist/server.js';
 import type { Db } from '../../packages/server/dist/store/database.js';
+import { memoryIndexOf } from '../../packages/server/dist/store/memory-index.js';
 import { type FactToStore, storeFacts } from '../../packages/server/dist/store/memory-repository.js';
 import { ensureSpace } from '../../packages/server/dist/store/source-repository.js';
 import { fmt, percentiles, round } from '../common/figures.js';
@@ -54,6 +62,14 @@ const { values } = parseArgs({
     json: { type: 'string' },
     /** Draw the SVG (--svg) from the --json files of earlier runs (comma-separated), measuring nothing. */
     plot: { type: 'string' },
+    /** Leave the store's statistics as a bulk load leaves them (no analyze after each fill), as before autovacuum runs. */
+    'stale-stats': { type: 'boolean', default: false },
+    /** Measure recall alone at each size: no learning, listings, server RSS, saves or load. */
+    'recall-only': { type: 'boolean', default: false },
+    /** Write what each recall query answered (ids and scores) to this file, to compare two builds' rankings. */
+    results: { type: 'string' },
+    /** Write a CPU profile of the recall queries (this process: the server measured is in it) to this file; one per store and size. */
+    profile: { type: 'string' },
   },
 });
 const SIZES = values.sizes.split(',').map((size) => Number(size.replace(/k$/i, '000')));
@@ -61,6 +77,7 @@ const STORES = values.stores.split(',') as ('pglite' | 'postgres')[];
 const QUERIES = Number(values.queries);
 const NOTES = Number(values.notes);
 const LOAD_NOTES = Number(values['load-notes']);
+const RECALL_ONLY = values['recall-only'];
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
 
 // ---- generated facts ----------------------------------------------------------------------
@@ -241,6 +258,10 @@ async function fill(engram: Engram, space: string, from: number, size: number): 
         insert into sources (id, account_id, space, kind, body, status, learned_at)
         values (${sourceId}, 1, ${space}, 'note', 'generated', 'finished', now())`.execute(transaction);
       await storeFacts(transaction, scope, sourceId, facts);
+      // Creation times fixed by id (recency weighs them), so that two runs rank alike (--results).
+      await sql`
+        update memories set created_at = timestamptz '2025-01-01 00:00:00+00' + id * interval '1 second'
+        where account_id = 1 and source_id = ${sourceId}`.execute(transaction);
     });
   }
 }
@@ -254,6 +275,16 @@ async function waitLearned(engram: Engram, space: string): Promise<void> {
   }
 }
 
+/** Waits until the in-process server holds a current copy of the space's index (see store/memory-index.ts). */
+async function copyBuilt(engram: Engram, space: string): Promise<void> {
+  for (const began = Date.now(); Date.now() - began < 120_000; ) {
+    const { rows } = await sql<{ version: string }>`
+      select memories_version::text as version from spaces where account_id = 1 and name = ${space}`.execute(engram.db);
+    if (await memoryIndexOf(engram.db).current(engram.db, { accountId: 1, space }, rows[0]!.version)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function currentMemories(engram: Engram, space: string): Promise<number> {
   const { rows } = await sql<{ count: number }>`
     select count(*)::int as count from memories where account_id = 1 and space = ${space} and status = 'current'`.execute(engram.db);
@@ -262,6 +293,8 @@ async function currentMemories(engram: Engram, space: string): Promise<number> {
 
 interface SizeFigures {
   size: number;
+  /** This process's CPU per call (the server and its caller), by path. */
+  cpu: Record<string, ReturnType<typeof percentiles>>;
   search: ReturnType<typeof percentiles>;
   context: ReturnType<typeof percentiles>;
   ask: ReturnType<typeof percentiles>;
@@ -283,11 +316,27 @@ async function recallFigures(engram: Engram, space: string) {
   const ask: number[] = [];
   const direct: number[] = [];
   const bare: number[] = [];
+  const answered: unknown[] = [];
+  /** CPU milliseconds of this process (the server and its caller) per call, by path: less swayed by a busy machine than wall time. */
+  const cpu: Record<string, number[]> = {};
+  /** Times one call, keeping what it answered (ids and scores) for --results. */
+  const answer = async (path: string, body: Record<string, unknown>) => {
+    let json: any;
+    const before = process.cpuUsage();
+    const ms = await timed(async () => {
+      json = (await call(engram, 'POST', path, space, body)).json;
+    });
+    const used = process.cpuUsage(before);
+    (cpu[path] ??= []).push((used.user + used.system) / 1_000);
+    const memories = (json.memories ?? json.results ?? []) as { id: string; score?: number }[];
+    answered.push({ path, body, total: json.total, ids: memories.map((memory) => [memory.id, memory.score]) });
+    return ms;
+  };
   for (let index = 0; index < QUERIES; index++) {
     const question = questions()[index % 4]!;
-    search.push(await timed(() => call(engram, 'POST', '/v1/search', space, { q: question, limit: 10 })));
-    context.push(await timed(() => call(engram, 'POST', '/v1/context', space, { question })));
-    ask.push(await timed(() => call(engram, 'POST', '/v1/ask', space, { question })));
+    search.push(await answer('/v1/search', { q: question, limit: 10 }));
+    context.push(await answer('/v1/context', { question }));
+    ask.push(await answer('/v1/ask', { question }));
     // The floor: the question's words as one full-text query, run on the store directly.
     const words = question.replace(/[?]/g, '').split(' ').join(' | ');
     direct.push(
@@ -305,13 +354,41 @@ async function recallFigures(engram: Engram, space: string) {
       }),
     );
   }
+  if (values.results)
+    await writeFile(
+      values.results.replace(/(\.json)?$/, `-${engram.kind}-${await currentMemories(engram, space)}.json`),
+      JSON.stringify(answered, null, 1),
+    );
   return {
+    cpu: Object.fromEntries(Object.entries(cpu).map(([path, samples]) => [path, percentiles(samples)])),
     search: percentiles(search),
     context: percentiles(context),
     ask: percentiles(ask),
     direct: percentiles(direct),
     bare: percentiles(bare),
   };
+}
+
+/**
+ * Runs `measure` under the inspector's CPU profiler when --profile is given, writing the profile
+ * (for Chrome's DevTools or speedscope) next to the file named, one per store and size.
+ */
+async function profiled<T>(label: string, measure: () => Promise<T>): Promise<T> {
+  if (!values.profile) return measure();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await measure();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    const file = values.profile.replace(/(\.cpuprofile)?$/, `-${label}.cpuprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    process.stderr.write(`profile: ${file}\n`);
+    session.disconnect();
+  }
 }
 
 async function learningFigures(engram: Engram, space: string) {
@@ -423,15 +500,27 @@ for (const kind of STORES) {
       process.stderr.write(`[${kind}] filling to ${size}…\n`);
       await fill(engram, 'scale', filled, size);
       // The statistics the server's statistics job (or PostgreSQL's autovacuum) gives the planner
-      // within a minute of a burst of writes; measured at once, it would take the space for empty.
-      await sql`analyze`.execute(engram.db);
+      // within a minute of a burst of writes; measured at once, it would take the space for empty
+      // (--stale-stats measures that minute).
+      if (!values['stale-stats']) await sql`analyze`.execute(engram.db);
       filled = size;
       const firstSearchMs = await timed(() => call(engram, 'POST', '/v1/search', 'scale', { q: 'What did they repair?' }));
-      const recall = await recallFigures(engram, 'scale');
-      process.stderr.write(`[${kind}] ${size}: search ${fmt(recall.search)}; learning…\n`);
-      const learning = await learningFigures(engram, 'scale');
-      const listing = await listingFigures(engram, 'scale');
-      const server = await serverAlone(engram, 'scale');
+      // The first search reads the store and starts building the server's copy of the space's
+      // index; recall is measured once the copy is built, as it runs from then on.
+      await copyBuilt(engram, 'scale');
+      const recall = await profiled(`${kind}-${size}`, () => recallFigures(engram, 'scale'));
+      process.stderr.write(
+        `[${kind}] ${size}: search ${fmt(recall.search)}; context ${fmt(recall.context)}; ask ${fmt(recall.ask)}; direct ${fmt(recall.direct)}; ` +
+          `CPU ms a call ${Object.entries(recall.cpu)
+            .map(([path, figures]) => `${path} ${fmt(figures)}`)
+            .join(', ')}\n`,
+      );
+      const none = { notesPerSecond: Number.NaN, memoriesPerSecond: Number.NaN };
+      const learning = RECALL_ONLY ? none : await learningFigures(engram, 'scale');
+      const listing = RECALL_ONLY
+        ? { sourcesFirst: Number.NaN, sourcesDeep: Number.NaN, memoriesFirst: Number.NaN, memoriesDeep: Number.NaN }
+        : await listingFigures(engram, 'scale');
+      const server = RECALL_ONLY ? { idleMb: Number.NaN, loadedMb: Number.NaN, peakMb: Number.NaN } : await serverAlone(engram, 'scale');
       figures.push({
         size,
         ...recall,
@@ -446,10 +535,12 @@ for (const kind of STORES) {
       // Each size's figures as soon as they are measured, in case a long run is cut short.
       process.stderr.write(`[${kind}] ${JSON.stringify(figures.at(-1))}\n`);
     }
-    extra.saves = await saveFigures(engram, 'saves');
-    process.stderr.write(`[${kind}] saves ${JSON.stringify(extra.saves)}\n`);
-    extra.underLoad = await underLoad(engram, 'load');
-    process.stderr.write(`[${kind}] under load ${JSON.stringify(extra.underLoad)}\n`);
+    if (!RECALL_ONLY) {
+      extra.saves = await saveFigures(engram, 'saves');
+      process.stderr.write(`[${kind}] saves ${JSON.stringify(extra.saves)}\n`);
+      extra.underLoad = await underLoad(engram, 'load');
+      process.stderr.write(`[${kind}] under load ${JSON.stringify(extra.underLoad)}\n`);
+    }
     if (values.many) {
       process.stderr.write(`[${kind}] filling 1,000 spaces of 100…\n`);
       for (let index = 0; index < 1_000; index++) await fill(engram, `many-${index}`, 0, 100);
@@ -507,6 +598,7 @@ for (const [index, size] of SIZES.entries()) {
 console.log('\n## Saves and load');
 for (const kind of STORES) {
   const extra = results[kind]!.extra as any;
+  if (!extra.saves) continue;
   console.log(
     `- ${kind}: save p50/p95/p99 ${fmt(extra.saves.sequential)} ms, ${round(extra.saves.perSecond)} saves/s from 32 callers; ` +
       `32 callers while learning: search ${fmt(extra.underLoad.recall)}, save ${fmt(extra.underLoad.saves)} ms` +

@@ -216,6 +216,33 @@ describe('golden ranking: after scoring', () => {
     expect(scored.map((item) => item.score)).toEqual([0.8, 0.45, 0.4, 0.35, 0.2]);
   });
 
+  it('gives the order a full sort by score and id would, for many memories of a few messages', () => {
+    // A fixed pseudo-random fill: scores on a coarse grid (ties broken by id), passages from 30 messages.
+    let seed = 3;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const byScore = (left: Scored, right: Scored) => right.score - left.score || right.hit.id - left.hit.id;
+    for (const sorted of [true, false]) {
+      const scored = Array.from({ length: 2_000 }, (_, index) =>
+        scoredOf(index + 1, Math.round(next() * 40) / 40, `chat:${Math.floor(next() * 30)}`),
+      );
+      if (sorted) scored.sort(byScore);
+      // What diversify does, spelled out: each further fact of a message listed gives way by half, then all are sorted.
+      const seen = new Map<string, number>();
+      const expected = scored
+        .map((item) => {
+          const count = seen.get(item.hit.passage) ?? 0;
+          seen.set(item.hit.passage, count + 1);
+          return { id: item.hit.id, score: item.score * 0.5 ** count };
+        })
+        .sort((left, right) => right.score - left.score || right.id - left.id);
+      diversify(scored);
+      expect(scored.map((item) => [item.hit.id, item.score])).toEqual(expected.map((item) => [item.id, item.score]));
+    }
+  });
+
   it("Postgres's rank reorders the best few by up to a tenth (RANK_WEIGHT)", () => {
     const close = [scoredOf(1, 0.5), scoredOf(2, 0.58)];
     rerank(close, new Map([[1, 0.5]]));

@@ -296,7 +296,9 @@ export async function recall(
   };
   const ranks = copy ? copy.rank(ranked.ids, ranked.lexemes) : await rankMemories(db, scope, ranked.ids, ranked.lexemes);
   rerank(best, ranks);
-  scored.sort(byScore);
+  // Rank only raises the best few, which stay ahead of the rest: sorting them again is enough.
+  best.sort(byScore);
+  for (let index = 0; index < best.length; index++) scored[index] = best[index]!;
   diversify(scored);
   const kept = aboveFloor(scored);
   if (!kept.length || (options.judge !== false && !bearsOn(kept, words, names))) return nothing;
@@ -416,12 +418,35 @@ const isName = (known: string, name: string) => {
  */
 export function diversify(scored: Scored[]): void {
   const listed = new Map<string, number>();
+  // Those left as they were keep their order; those given way are sorted apart and merged back
+  // in, which is the full sort's order (by score, then id: no two alike) at a fraction of its cost.
+  const kept: Scored[] = [];
+  const lowered: Scored[] = [];
   for (const item of scored) {
     const count = listed.get(item.hit.passage) ?? 0;
-    if (count > 0) item.score *= SAME_PASSAGE ** count;
+    if (count > 0) {
+      item.score *= SAME_PASSAGE ** count;
+      lowered.push(item);
+    } else {
+      kept.push(item);
+    }
     listed.set(item.hit.passage, count + 1);
   }
-  scored.sort(byScore);
+  for (let index = 1; index < kept.length; index++) {
+    if (byScore(kept[index - 1]!, kept[index]!) > 0) {
+      // Not given in order: the full sort.
+      scored.sort(byScore);
+      return;
+    }
+  }
+  if (!lowered.length) return;
+  lowered.sort(byScore);
+  let from = 0;
+  let other = 0;
+  for (let index = 0; index < scored.length; index++) {
+    scored[index] =
+      other >= lowered.length || (from < kept.length && byScore(kept[from]!, lowered[other]!) <= 0) ? kept[from++]! : lowered[other++]!;
+  }
 }
 
 /** A memory's score, and how much of the question its own words (not its surroundings) cover. */
@@ -448,7 +473,10 @@ export function scoreHits(
 ): Scored[] {
   const documents = Math.max(total, hits.length);
   const frequency = new Array<number>(lexemeCount).fill(0);
-  for (const hit of hits) hit.levels.forEach((level, index) => level > 0 && (frequency[index] = (frequency[index] ?? 0) + 1));
+  for (const hit of hits) {
+    const levels = hit.levels;
+    for (let index = 0; index < levels.length; index++) if (levels[index]! > 0) frequency[index] = (frequency[index] ?? 0) + 1;
+  }
   known.forEach((count, index) => count !== undefined && (frequency[index] = Math.max(frequency[index] ?? 0, count)));
   const idf = frequency.map((count) => Math.log(1 + (documents - count + 0.5) / (count + 0.5)));
   /** A lexeme's rarity; every lexeme of the question's words is below lexemeCount. */
@@ -467,61 +495,80 @@ export function scoreHits(
       : rarest * ((word.part ?? 'thing') === 'thing' ? UNSEEN_THING_WEIGHT : UNSEEN_MANNER_WEIGHT),
   );
   const judgedSum = judged.reduce((left, right) => left + right, 0);
-  // What a memory naming a kind of a word (or of its related words) scores for it, each class no more than its own rarity.
-  const classMatches = words.map((word, index) =>
-    [
-      ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
-      ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const),
-    ].map(([lexeme, weight]) => [lexeme, weight * Math.min(1, idfOf(lexeme) / Math.max(weights[index]!, 1e-9))] as const),
-  );
-  const newest = Math.max(...hits.map((hit) => hit.created_at));
-  const oldest = Math.min(...hits.map((hit) => hit.created_at));
+  // What each word scores a memory for, worked out once for all the memories: a memory naming a
+  // kind of the word (or of its related words), each class no more than its own rarity; a
+  // related word by its own rarity too ("go" for "moved" is worth little); the slot it asks about.
+  const scoring = words.map((word, index) => {
+    const weight = weights[index]!;
+    return {
+      own: word.own,
+      slot: word.attribute === undefined ? null : `|${word.attribute}`,
+      // A memory naming a kind of the answer asked for ("cello" for "Which instrument…") says it too.
+      answerKinds: word.part === 'answer' ? word.broader : [],
+      classes: [
+        ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
+        ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const),
+      ].map(([lexeme, share]) => [lexeme, share * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const),
+      related: word.related.map((lexeme) => [lexeme, RELATED_WEIGHT * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const),
+      weight,
+      judged: judged[index]!,
+    };
+  });
+  let newest = -Infinity;
+  let oldest = Infinity;
+  for (const hit of hits) {
+    newest = Math.max(newest, hit.created_at);
+    oldest = Math.min(oldest, hit.created_at);
+  }
+  // Whether a name a memory is about is one the question names, once per name met.
+  const namedCache = new Map<string, boolean>();
+  const isNamed = (known: string) => {
+    let named = namedCache.get(known);
+    if (named === undefined) {
+      named = cues.names.some((name) => isName(known, name));
+      namedCache.set(known, named);
+    }
+    return named;
+  };
 
-  const scored = hits.map((hit) => {
+  const scored = new Array<Scored>(hits.length);
+  for (let place = 0; place < hits.length; place++) {
+    const hit = hits[place]!;
+    const levels = hit.levels;
     let covered = 0;
     let ownWords = 0;
-    /** The weight of the level a lexeme is found at in this memory (0: not found). */
-    const levelWeight = (lexeme: number) => LEVEL_WEIGHT[hit.levels[lexeme] ?? 0] ?? 0;
-    words.forEach((word, index) => {
-      // weights and classMatches have one entry per word.
-      const weight = weights[index]!;
+    for (const word of scoring) {
       let match = 0;
-      for (const lexeme of word.own) match = Math.max(match, levelWeight(lexeme));
-      const inSlot = word.attribute !== undefined && hit.slot !== null && hit.slot.endsWith(`|${word.attribute}`);
-      if (inSlot) match = 1;
-      // A memory naming a kind of the answer asked for ("cello" for "Which instrument…") says it too.
-      const saysAnswer = word.part === 'answer' && word.broader.some((lexeme) => hit.levels[lexeme] === OWN_WORDS);
-      if (inSlot || saysAnswer || word.own.some((lexeme) => hit.levels[lexeme] === OWN_WORDS)) ownWords += judged[index]!;
-      for (const [lexeme, value] of classMatches[index]!) if (hit.levels[lexeme]) match = Math.max(match, value);
-      for (const lexeme of word.related) {
-        // A related word counts by its own rarity too: "go" for "moved" is worth little.
-        const share = Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9));
-        match = Math.max(match, RELATED_WEIGHT * share * levelWeight(lexeme));
+      let saysOwn = false;
+      for (const lexeme of word.own) {
+        const level = levels[lexeme] ?? 0;
+        match = Math.max(match, LEVEL_WEIGHT[level] ?? 0);
+        if (level === OWN_WORDS) saysOwn = true;
       }
-      covered += weight * match;
-    });
+      const inSlot = word.slot !== null && hit.slot !== null && hit.slot.endsWith(word.slot);
+      if (inSlot) match = 1;
+      if (inSlot || saysOwn || word.answerKinds.some((lexeme) => levels[lexeme] === OWN_WORDS)) ownWords += word.judged;
+      for (const [lexeme, value] of word.classes) if (levels[lexeme]) match = Math.max(match, value);
+      for (const [lexeme, share] of word.related) match = Math.max(match, share * (LEVEL_WEIGHT[levels[lexeme] ?? 0] ?? 0));
+      covered += word.weight * match;
+    }
     const coverage = sum > 0 ? covered / sum : 0;
     const direct = judgedSum > 0 ? ownWords / judgedSum : 0;
-    const named =
-      cues.names.length > 0 &&
-      hit.about.some((known) => {
-        const lower = known.toLowerCase();
-        return cues.names.some((name) => lower === name || lower.startsWith(`${name} `));
-      });
+    const named = cues.names.length > 0 && hit.about.some(isNamed);
     const recency = newest > oldest ? (hit.created_at - oldest) / (newest - oldest) : 1;
     // Said in the span asked about, or saying its month and year in its own words.
     const inTime =
       cues.time !== undefined &&
       ((hit.said >= cues.time.start && hit.said < cues.time.end) ||
-        (cues.time.lexemes.length > 0 && cues.time.lexemes.every((lexeme) => hit.levels[lexeme] === 3)));
+        (cues.time.lexemes.length > 0 && cues.time.lexemes.every((lexeme) => levels[lexeme] === 3)));
     const score =
       COVERAGE_WEIGHT * coverage +
       (named ? NAME_CUE : 0) +
       (cues.when && hit.dated ? DATE_CUE : 0) +
       (inTime ? TIME_CUE : 0) +
       RECENCY_WEIGHT * recency;
-    return { hit, score: Math.min(1, score) * (hit.reported ? REPORTED_WEIGHT : 1), direct };
-  });
+    scored[place] = { hit, score: Math.min(1, score) * (hit.reported ? REPORTED_WEIGHT : 1), direct };
+  }
   scored.sort(byScore);
   return scored;
 }
