@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryRow } from '../store/memory-repository.js';
 import { answerOffline, newPart, shortAnswer } from './ask.js';
+import { memoryRow } from './memory-row.fixture.js';
 
-const row = (id: number, text: string, extra: Partial<MemoryRow> = {}): MemoryRow => ({
-  id,
-  source_id: `src_${id}`,
-  source_kind: 'conversation',
-  source_title: null,
-  text,
-  kind: 'detail',
-  date: '2023-05-08',
-  about: [],
-  labels: {},
-  status: 'current',
-  sentence_text: text,
-  message_index: 0,
-  sentence_start: 0,
-  sentence_end: text.length,
-  created_at: new Date(0),
-  updated_at: new Date(0),
-  ...extra,
-});
+const row = memoryRow;
 
 describe('answerOffline', () => {
   it('answers a "when" question with the date the best memory gives', () => {

@@ -2,26 +2,11 @@ import { EMPTY_CONTEXT } from '@engram/protocol';
 import { describe, expect, it } from 'vitest';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { chooseContext, renderContext } from './context-block.js';
+import { memoryRow } from './memory-row.fixture.js';
 
-const row = (id: number, text: string, extra: Partial<MemoryRow> = {}): MemoryRow => ({
-  id,
-  source_id: 'src_1',
-  source_kind: 'conversation',
-  source_title: null,
-  text,
-  kind: 'detail',
-  date: '2023-05-08',
-  about: [],
-  labels: {},
-  status: 'current',
-  sentence_text: text,
-  message_index: id,
-  sentence_start: 0,
-  sentence_end: text.length,
-  created_at: new Date(0),
-  updated_at: new Date(0),
-  ...extra,
-});
+/** The memories of one message of one source (`src_1`), the id giving their order in it. */
+const row = (id: number, text: string, extra: Partial<MemoryRow> = {}): MemoryRow =>
+  memoryRow(id, text, { source_id: 'src_1', message_index: id, ...extra });
 
 describe('renderContext', () => {
   it('stamps each line with its source kind and its day written as memories write dates', () => {
