@@ -85,7 +85,7 @@ describe('EngramRetriever', { timeout: 30_000 }, () => {
     const documents = await retriever.invoke('What is Mira allergic to?');
     expect(documents).toHaveLength(1);
     const [block] = documents as Document<EngramContextMetadata>[];
-    expect(block!.pageContent.split('\n')[0]).toMatch(/^- Mira is allergic to shellfish\.?\s+\[note, \d{4}-\d{2}-\d{2}\]$/);
+    expect(block!.pageContent.split('\n')[0]).toMatch(/^- Mira is allergic to shellfish\.?\s+\[note, \d{1,2} [A-Z][a-z]+ \d{4}\]$/);
     expect(block!.metadata.mode).toBe('context');
     expect(block!.metadata.empty).toBe(false);
     expect(block!.metadata.memory_ids.length).toBeGreaterThan(0);
