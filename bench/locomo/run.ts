@@ -268,10 +268,17 @@ for (const sample of samples) {
 
   const turnOf = new Map<number, string | null>();
   const sentenceOf = new Map<number, string>();
+  /** Where each traced memory came from (its source, message and sentence), for --contexts. */
+  const placeOf = new Map<number, { source: string; message_index: number | null; sentence_start: number }>();
   async function traceTurn(memoryId: number): Promise<string | null> {
     if (turnOf.has(memoryId)) return turnOf.get(memoryId)!;
     const detail = await call('GET', `/v1/memories/${memoryId}`, space);
     sentenceOf.set(memoryId, detail.sentence?.text ?? '');
+    placeOf.set(memoryId, {
+      source: detail.memory.source.id,
+      message_index: detail.sentence?.message_index ?? null,
+      sentence_start: detail.sentence?.start ?? 0,
+    });
     const session = sourceSession.get(detail.memory.source.id);
     const index = detail.sentence.message_index;
     const turn = session && typeof index === 'number' ? (session.turns[index]?.dia_id ?? null) : null;
@@ -368,6 +375,7 @@ for (const sample of samples) {
           question: item.question,
           gold: String(item.answer),
           ask: asked.answer,
+          empty: context.empty,
           context: context.context,
           memories: (context.memories as { id: number; text: string; date: string }[]).map((memory) => ({
             text: memory.text,
@@ -375,13 +383,19 @@ for (const sample of samples) {
             sentence: sentenceOf.get(memory.id) ?? '',
             turn: turnOf.get(memory.id) ?? null,
           })),
-          ranked: (found.memories as { id: number; text: string; date: string; score: number }[]).map((memory, index) => ({
-            text: memory.text,
-            date: memory.date,
-            score: memory.score,
-            sentence: sentenceOf.get(memory.id) ?? '',
-            turn: ranked[index] ?? null,
-          })),
+          ranked: (found.memories as { id: number; text: string; date: string; score: number; kind: string; about: string[] }[]).map(
+            (memory, index) => ({
+              id: memory.id,
+              ...placeOf.get(memory.id),
+              kind: memory.kind,
+              about: memory.about,
+              text: memory.text,
+              date: memory.date,
+              score: memory.score,
+              sentence: sentenceOf.get(memory.id) ?? '',
+              turn: ranked[index] ?? null,
+            }),
+          ),
           evidence: [...evidence].map((id) => ({ id, text: byId.get(id) ? turnText(byId.get(id)!) : null })),
         });
       }

@@ -89,6 +89,38 @@ describe('answerOffline', () => {
     expect(reply.answer).toBe('Wendell shared a photo of a vase with a bird pattern. A fox.');
   });
 
+  it('answers a yes-or-no question yes, or no when the best memory says not', () => {
+    const yes = answerOffline(
+      [{ row: row(1, 'Omar finished the harbour swim in June.'), score: 0.8 }],
+      false,
+      'Did Omar finish the harbour swim?',
+    );
+    expect(yes.answer).toBe('Yes.');
+    const no = answerOffline(
+      [{ row: row(1, 'Omar did not finish the harbour swim.'), score: 0.8 }],
+      false,
+      'Did Omar finish the harbour swim?',
+    );
+    expect(no.answer).toBe('No.');
+    // A choice between two things is not a yes-or-no question.
+    const choice = answerOffline(
+      [{ row: row(1, 'Omar prefers the lake to the sea.'), score: 0.8 }],
+      false,
+      'Would Omar rather swim in the lake or the sea?',
+    );
+    expect(choice.answer).not.toMatch(/^(?:Yes|No)\.$/);
+  });
+
+  it('does not pad a short answer with a memory that could not be cut', () => {
+    const recalled = [
+      { row: row(1, 'Wendell painted a fox.'), score: 0.8 },
+      { row: row(2, 'Wendell shared a photo of a vase with a bird pattern.'), score: 0.79 },
+    ];
+    const reply = answerOffline(recalled, false, 'What did Wendell paint?');
+    expect(reply.answer).toBe('A fox.');
+    expect(reply.message).toMatch(/1 memory/);
+  });
+
   it('is null when nothing is known', () => {
     expect(answerOffline([], true, 'What is the capital of Peru?')).toMatchObject({ answer: null, clash: false });
   });
@@ -150,5 +182,13 @@ describe('short answers', () => {
     expect(shortAnswer('How long have Wen and his partner been engaged?', 'Wendell has been engaged for 5 years.')).toBe('5 years');
     expect(shortAnswer('Where did Priya move from?', 'Priya moved from Chile four years ago.')).toBe('Chile');
     expect(shortAnswer('Where does Odile volunteer?', 'Odile volunteers at the animal rescue on Fridays.')).toBe('the animal rescue');
+  });
+
+  it('answers "who" with a name, a named work with its title, "what X" with how the memory describes X', () => {
+    expect(shortAnswer('Who fixed Odile’s bike?', 'Her neighbour Ruth Okafor fixed Odile’s bike.')).toBe('Ruth Okafor');
+    expect(shortAnswer('What song did Odile sing at the fair?', 'Odile sang "Blue Heron" at the fair, in the rain.')).toBe('Blue Heron');
+    expect(shortAnswer('What cake did Odile bake?', 'Odile baked a lemon poppy seed cake for Sunday.')).toBe('lemon poppy seed cake');
+    // Else the span after the question's words, without its date.
+    expect(shortAnswer('What did Odile bake?', 'Odile baked a lemon cake on 3 May 2023, which vanished.')).toBe('a lemon cake');
   });
 });

@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING, formatDay } from '../text/date-wording.js';
+import { answerSpan, nounPhrase, personNamed, titleAsked } from './answer-span.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
 import { SUPPORT_SHARE } from './weights.js';
@@ -116,7 +117,11 @@ export function shortAnswer(question: string, text: string): string | null {
     const place = PLACE.exec(text)?.[1] ?? PLACE_WORDS.exec(text)?.[1];
     if (place) return place;
   }
-  return newPart(question, text);
+  if (/^\s*(?:who|whom)\b/.test(asked)) {
+    const person = personNamed(question, text);
+    if (person) return person;
+  }
+  return titleAsked(question, text) ?? nounPhrase(question, text) ?? answerSpan(question, text) ?? newPart(question, text);
 }
 
 /**
@@ -154,6 +159,11 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       used = [recalled[0]!];
     }
   }
+  if (answer === null && asksYesOrNo(question)) {
+    // The best memory says it, or says it did not: yes or no (the memory is in `memories`).
+    used = [recalled[0]!];
+    answer = negated(recalled[0]!.row.text) ? 'No.' : 'Yes.';
+  }
   if (answer === null) {
     used = [recalled[0]!];
     for (const item of support.slice(1)) {
@@ -162,7 +172,12 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       if (used.some((chosen) => passage(chosen.row) === passage(item.row))) continue;
       used.push(item);
     }
-    const parts = used.map((item) => shortAnswer(question, item.row.text));
+    let parts = used.map((item) => shortAnswer(question, item.row.text));
+    // A short answer from the best memory is not padded with a whole memory that could not be cut.
+    if (parts[0] !== null && parts.some((part) => part === null)) {
+      used = used.filter((_, index) => parts[index] !== null);
+      parts = parts.filter((part) => part !== null);
+    }
     answer = parts.every((part) => part !== null)
       ? sentence(capitalise(parts.join('; ')))
       : used.map((item, index) => sentence(capitalise(parts[index] ?? item.row.text))).join(' ');
@@ -179,6 +194,11 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     message: `Answered from ${count} ${count === 1 ? 'memory' : 'memories'} (best match ${best.toFixed(2)}).${note}`,
     clash,
   };
+}
+
+/** A question answered yes or no: it opens with a verb ("Did…", "Would…", "Is…") and offers no choice ("… or …"). */
+export function asksYesOrNo(question: string): boolean {
+  return /^\s*(?:did|does|do|is|are|was|were|would|will|can|could|has|have|had|should)\b/i.test(question) && !/\bor\b/i.test(question);
 }
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -200,9 +220,11 @@ export function findClash(support: Recalled[]): boolean {
   return false;
 }
 
+/** Whether a text says "not" an odd number of times. */
+const negated = (text: string) => (text.match(NEGATION)?.length ?? 0) % 2 === 1;
+
 /** "Omar likes coffee" against "Omar does not like coffee": the same words once negations are set aside, one negated. */
 function negates(left: string, right: string): boolean {
-  const negated = (text: string) => (text.match(NEGATION)?.length ?? 0) % 2 === 1;
   if (negated(left) === negated(right)) return false;
   const words = (text: string) =>
     new Set(

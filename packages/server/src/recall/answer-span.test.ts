@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { answerSpan, askedNoun, clausesOf, nounPhrase, personNamed, titleAsked, withoutDates } from './answer-span.js';
+
+const clauses = (text: string) => clausesOf(text).map(([start, end]) => text.slice(start, end));
+
+describe('answerSpan', () => {
+  it('keeps what the clause holding the question’s words says after the last of them', () => {
+    expect(answerSpan('What did Ana bake?', 'Ana baked a plum tart, which sold out by noon.')).toBe('a plum tart');
+    // The clause with most of the question's words, whether it comes first or last.
+    expect(
+      answerSpan('What did Ana bake for her aunt at the market?', 'Ana bought bread at the market - for her aunt she baked a plum tart.'),
+    ).toBe('a plum tart');
+    expect(
+      answerSpan('What did Ana bake for her aunt at the market?', 'For her aunt Ana baked a plum tart - the market sold her bread.'),
+    ).toBe('a plum tart');
+  });
+
+  it('takes the longest stretch between the question’s words when nothing follows them', () => {
+    expect(answerSpan('What did Ana bake for the fair?', 'Ana baked a plum tart with walnuts for the fair.')).toBe(
+      'a plum tart with walnuts',
+    );
+  });
+
+  it('takes what comes before the question’s words, without its names, when nothing else is left', () => {
+    expect(answerSpan('Which hobby keeps Ana calm?', 'Pottery keeps Ana calm.')).toBe('Pottery');
+  });
+
+  it('leaves written dates out and trims small words from the ends', () => {
+    expect(answerSpan('What did Ana bake?', 'Ana baked a plum tart on 3 May 2023.')).toBe('a plum tart');
+    expect(answerSpan('What did Ana bake?', 'Ana baked a plum tart with the.')).toBe('a plum tart');
+    expect(withoutDates('Ana baked a tart on 3 May 2023 and a pie in the week of 8 May 2023.')).toBe('Ana baked a tart and a pie.');
+  });
+
+  it('is null when only small words are left, or no clause holds a word of the question', () => {
+    expect(answerSpan('What was Ana part of?', 'Ana was part of it.')).toBeNull();
+    expect(answerSpan('What did Ana bake?', 'Ana went sailing.')).toBeNull();
+  });
+
+  it('breaks a memory into clauses at dashes, semicolons and commas before a new clause, not at a list’s commas', () => {
+    expect(clauses('Ana sails - it calms her; she races too, but rarely.')).toEqual([
+      'Ana sails',
+      'it calms her',
+      'she races too',
+      'but rarely',
+    ]);
+    expect(clauses('Ana grows beans, leeks and kale.')).toEqual(['Ana grows beans, leeks and kale']);
+  });
+});
+
+describe('titleAsked', () => {
+  it('gives a quoted title for a question asking for a named work, unless the question names it', () => {
+    expect(titleAsked('What film does Ana like?', 'Ana loves the old film "Paper Moon".')).toBe('Paper Moon');
+    expect(titleAsked('What did Ana think of "Paper Moon"?', 'Ana loves the old film "Paper Moon".')).toBeNull();
+    expect(titleAsked('What film did Ana see about "Paper Moon"?', 'Ana saw "Paper Moon".')).toBeNull();
+    // Not a question for a named work.
+    expect(titleAsked('What did Ana say?', 'Ana said "not today".')).toBeNull();
+  });
+});
+
+describe('personNamed', () => {
+  it('gives the names a memory holds that the question does not', () => {
+    expect(personNamed('Who taught Ana to sail?', 'Ana learned to sail from her uncle Tomas Berg.')).toBe('Tomas Berg');
+    expect(personNamed('Who moved to Lisbon?', 'Priya moved to Lisbon in May 2023.')).toBe('Priya');
+  });
+
+  it('skips an opening word that is not a name, months and weekdays', () => {
+    expect(personNamed('Who built the boat?', "Here's the boat Tomas built on Sunday in June.")).toBe('Tomas');
+    expect(personNamed('Who built the boat?', 'Thankfully the boat held.')).toBeNull();
+  });
+});
+
+describe('nounPhrase', () => {
+  it('reads the noun a "what X" question asks for', () => {
+    expect(askedNoun('What workshop did Ana go to?')).toBe('workshop');
+    expect(askedNoun('Which kind of dog does Ana have?')).toBe('dog');
+    expect(askedNoun('What did Ana bake?')).toBeNull();
+  });
+
+  it('gives the words a memory describes that noun with', () => {
+    expect(nounPhrase('What workshop did Ana go to?', 'Ana went to a pottery glazing workshop last week.')).toBe(
+      'pottery glazing workshop',
+    );
+    expect(nounPhrase('What kind of dog does Ana have?', 'Ana has a shaggy sheep dog.')).toBe('shaggy sheep dog');
+    // Nothing more than the noun itself, or the question's own words.
+    expect(nounPhrase('What workshop did Ana go to?', 'Ana went to the workshop.')).toBeNull();
+    expect(nounPhrase('What pottery workshop did Ana go to?', 'Ana went to the pottery workshop.')).toBeNull();
+  });
+});

@@ -1,0 +1,254 @@
+import nlp from 'compromise';
+import { stemmer } from 'stemmer';
+import { MONTH_WORDS, WEEKDAY_WORDS } from '../text/calendar.js';
+import { DATE_WORDING } from '../text/date-wording.js';
+
+/**
+ * Words of a question that say what kind of answer it wants, or carry no meaning of their own:
+ * they are not looked for in a memory when finding where its answer is.
+ */
+const FUNCTION_WORDS = new Set(
+  (
+    'what which who whom whose when where why how did does do doing done is are was were be been being am has have had ' +
+    'the a an of to in on for at by with from and or but as so about into onto than then that this these those there ' +
+    'her hers his their theirs its it they them she he him i me my we our us you your some any kind kinds type types sort ' +
+    'sorts s many much often long would could should will can might may must likely probably ever yet also just still ' +
+    'according based'
+  ).split(' '),
+);
+
+/** Words that join a subject to what is said of it, or stand before a noun: trimmed from the edges of a span. */
+const EDGE_WORDS = new Set(
+  (
+    'is are was were be been being am has have had does do did s the a an their his her its my our your this that these those ' +
+    'and or but so also just really very too even still then which who that it'
+  ).split(' '),
+);
+
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/** Where a memory's text breaks into clauses: sentence ends, dashes, semicolons, and commas before a new clause. */
+const CLAUSE_BREAK =
+  /\s+[-–—]+\s+|[-–—]+\s+|\s*[;:]\s+|[.!?]+(?:\s+|$)|,\s+(?=(?:but|so|which|because|though|although|while|since|as well as|especially|plus|and then|who|where)\b)|\s+(?=(?:but|because|although|though)\b)/giu;
+
+/** A word of a text with where it is. */
+interface Word {
+  text: string;
+  stem: string;
+  start: number;
+  end: number;
+  capital: boolean;
+}
+
+function wordsOf(text: string, offset = 0): Word[] {
+  return [...text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*(?:[-+][\p{L}\p{N}]+)*\+?/gu)].map((match) => {
+    const lower = match[0].toLowerCase().replace(/['’]s$/u, '');
+    return {
+      text: match[0],
+      stem: stemmer(lower),
+      start: offset + match.index,
+      end: offset + match.index + match[0].length,
+      capital: /^\p{Lu}/u.test(match[0]),
+    };
+  });
+}
+
+/** The question's meaningful words as stems, and those of them that are names. */
+export function questionKeys(question: string): { content: Set<string>; names: Set<string> } {
+  const content = new Set<string>();
+  const names = new Set<string>();
+  for (const [index, word] of wordsOf(question).entries()) {
+    const lower = word.text.toLowerCase().replace(/['’]s$/u, '');
+    if (FUNCTION_WORDS.has(lower)) continue;
+    if (word.capital && index > 0) names.add(word.stem);
+    else content.add(word.stem);
+  }
+  return { content, names };
+}
+
+/** A memory's clauses, as [start, end) offsets into its text. */
+export function clausesOf(text: string): [number, number][] {
+  const clauses: [number, number][] = [];
+  let start = 0;
+  for (const match of text.matchAll(CLAUSE_BREAK)) {
+    if (match.index > start) clauses.push([start, match.index]);
+    start = match.index + match[0].length;
+  }
+  if (start < text.length) clauses.push([start, text.length]);
+  return clauses;
+}
+
+/** The text from the first to the last of some words, small words trimmed from its ends; null when nothing else is left ("of it"). */
+function spanText(text: string, words: Word[]): string | null {
+  let first = 0;
+  let last = words.length - 1;
+  // An opening article stays ("a plum tart"); the words that lead to it do not ("is", "their").
+  while (first <= last && EDGE_WORDS.has(words[first]!.text.toLowerCase()) && !ARTICLES.has(words[first]!.text.toLowerCase())) first++;
+  // At its end, any small word goes ("a fox with the" → "a fox").
+  while (last >= first && (EDGE_WORDS.has(words[last]!.text.toLowerCase()) || FUNCTION_WORDS.has(words[last]!.text.toLowerCase()))) last--;
+  if (first > last) return null;
+  return text.slice(words[first]!.start, words[last]!.end);
+}
+
+/**
+ * The part of a memory that answers a question, read from the words the two share: the clause
+ * holding most of the question's words (names count a quarter), then what that clause says
+ * after the last of them ("What did Ana bake?" and "Ana baked a plum tart, which sold out."
+ * give "plum tart"); when nothing follows them, the longest stretch between two of them ("Ana
+ * baked a plum tart for the fair." for "What did Ana bake for the fair?"); else what comes
+ * before the first, without the question's names. Written dates are left out (a "when" question
+ * is answered before this). Null when no clause holds a word of the question beyond its names,
+ * or the span would hold only small words: then the memory answers whole.
+ */
+export function answerSpan(question: string, text: string): string | null {
+  const { content, names } = questionKeys(question);
+  if (!content.size) return null;
+  const cleaned = withoutDates(text);
+  let best: { score: number; words: Word[] } | null = null;
+  for (const [start, end] of clausesOf(cleaned)) {
+    const words = wordsOf(cleaned.slice(start, end), start);
+    const matched = new Set(words.filter((word) => content.has(word.stem)).map((word) => word.stem));
+    const named = new Set(words.filter((word) => names.has(word.stem)).map((word) => word.stem));
+    const score = matched.size + 0.25 * named.size;
+    if (matched.size && (!best || score > best.score)) best = { score, words };
+  }
+  if (!best) return null;
+  const { words } = best;
+  const isKey = (word: Word) => content.has(word.stem) || names.has(word.stem);
+  let last = -1;
+  for (let index = 0; index < words.length; index++) if (isKey(words[index]!)) last = index;
+  const after = spanText(cleaned, words.slice(last + 1));
+  if (after) return after;
+  const first = words.findIndex(isKey);
+  // Between the question's words: the longest stretch of other words.
+  let gap: string | null = null;
+  let size = 0;
+  let from = first + 1;
+  for (let index = first + 1; index <= last; index++) {
+    if (!isKey(words[index]!)) continue;
+    const span = spanText(cleaned, words.slice(from, index));
+    if (span && index - from > size) {
+      gap = span;
+      size = index - from;
+    }
+    from = index + 1;
+  }
+  if (gap) return gap;
+  // Before the first word of the question: the clause's subject and verb, without the names asked about.
+  const before = words.slice(0, first).filter((word) => !names.has(word.stem));
+  return spanText(cleaned, before);
+}
+
+/** A text without its written dates ("on 7 May 2023", "in the week of …", "in 2022"). */
+export function withoutDates(text: string): string {
+  const dates = new RegExp(`(?:\\b(?:on|in|from|since|during|by)\\s+)?${DATE_WORDING.source}`, 'giu');
+  return text
+    .replace(dates, '')
+    .replace(/\s{2,}/g, ' ')
+    .replace(/\s+([,.;!?])/g, '$1')
+    .trim();
+}
+
+/** Words a question asks for a named work by ("What book…", "Which song…"). */
+const TITLED = /\b(?:book|novel|song|album|band|movie|film|show|series|game|play|poem|podcast|painting|title|name|called)s?\b/i;
+
+/**
+ * A title a memory gives in quotes ("Ana's favourite film is 'Paper Moon'."), for a question that
+ * asks for a named work ("What film does Ana like?"); null otherwise.
+ */
+export function titleAsked(question: string, text: string): string | null {
+  if (!/^\s*(?:what|which)\b/i.test(question) || !TITLED.test(question)) return null;
+  const quoted = [...text.matchAll(/["“]([^"”]{2,60})["”]/gu)].map((match) => match[1]!.replace(/[.,!?]+$/u, ''));
+  const asked = question.toLowerCase();
+  const fresh = quoted.filter((title) => !asked.includes(title.toLowerCase()));
+  return fresh.length ? fresh.join(', ') : null;
+}
+
+/**
+ * The people a memory names that the question does not ("Who taught Ana to sail?" and "Ana
+ * learned to sail from her uncle Tomas." give "Tomas"): runs of capitalised words, not a month,
+ * a weekday, a small word or an opening word that is not a noun; null when there is none.
+ */
+export function personNamed(question: string, text: string): string | null {
+  const { names } = questionKeys(question);
+  const words = wordsOf(text);
+  const runs: string[] = [];
+  let run: Word[] = [];
+  const close = () => {
+    if (run.length) runs.push(text.slice(run[0]!.start, run[run.length - 1]!.end).replace(/['’]s$/u, ''));
+    run = [];
+  };
+  for (const [index, word] of words.entries()) {
+    const plain = word.text.toLowerCase().replace(/['’]s$/u, '');
+    // A sentence's capitalised first word is a name when it reads as a singular noun ("Ana", not "Here" or "Thankfully").
+    if (index === 0 && !(word.capital && nlp(word.text).has('#Singular'))) continue;
+    const named = word.capital && !names.has(word.stem) && !CALENDAR.has(plain) && !FUNCTION_WORDS.has(plain);
+    if (named) run.push(word);
+    else close();
+  }
+  close();
+  return runs.length ? runs.join(', ') : null;
+}
+
+const CALENDAR = new Set([...MONTH_WORDS, ...WEEKDAY_WORDS]);
+
+/** Words that end a phrase read leftwards from its noun: prepositions, verbs of being and determiners. */
+const PHRASE_STOP = new Set([
+  ...FUNCTION_WORDS,
+  ...EDGE_WORDS,
+  'like',
+  'went',
+  'got',
+  'get',
+  'made',
+  'make',
+  'took',
+  'take',
+  'one',
+  'some',
+  'all',
+  'every',
+  'each',
+  'another',
+  'other',
+  'no',
+  'not',
+]);
+
+/**
+ * The noun a "what X" question asks for ("What workshop…", "Which kind of dog…" → "workshop",
+ * "dog"), as a stem; null for "what did…", "what is…".
+ */
+export function askedNoun(question: string): string | null {
+  const match = /^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?([\p{L}-]+)/iu.exec(question);
+  const word = match?.[1]?.toLowerCase();
+  if (!word || FUNCTION_WORDS.has(word)) return null;
+  return stemmer(word);
+}
+
+/**
+ * The phrase a memory names the asked-for noun with, its describing words before it
+ * ("What workshop did Ana go to?" and "Ana went to a pottery glazing workshop." give "pottery
+ * glazing workshop"); null when the memory does not use the noun or says nothing more of it.
+ */
+export function nounPhrase(question: string, text: string): string | null {
+  const noun = askedNoun(question);
+  if (noun === null) return null;
+  const { content, names } = questionKeys(question);
+  const cleaned = withoutDates(text);
+  const words = wordsOf(cleaned);
+  for (let index = 0; index < words.length; index++) {
+    if (words[index]!.stem !== noun) continue;
+    let first = index;
+    while (first > 0 && index - first < 4) {
+      const before = words[first - 1]!;
+      const plain = before.text.toLowerCase();
+      if (PHRASE_STOP.has(plain) || names.has(before.stem)) break;
+      if (cleaned.slice(before.end, words[first]!.start).trim()) break;
+      first--;
+    }
+    const added = words.slice(first, index).filter((word) => !content.has(word.stem));
+    if (added.length) return cleaned.slice(words[first]!.start, words[index]!.end);
+  }
+  return null;
+}
