@@ -2,7 +2,7 @@ import { stemmer } from 'stemmer';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING, formatDay } from '../text/date-wording.js';
-import { answerSpan, nounPhrase, personNamed, titleAsked } from './answer-span.js';
+import { answerSpan, nounPhrase, personNamed, titleAsked, withoutDates } from './answer-span.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
 import { SUPPORT_SHARE } from './weights.js';
@@ -112,7 +112,8 @@ export function newPart(question: string, text: string): string | null {
 export function shortAnswer(question: string, text: string): string | null {
   const asked = question.toLowerCase();
   if (asksWhen(question)) return DATE_WORDING.exec(text)?.[0] ?? null;
-  if (/\bhow (?:many|much|long|old)\b/.test(asked)) return NUMBER.exec(text)?.[0] ?? newPart(question, text);
+  // A written date's day or year is not a count ("14 August 2023" does not answer "how many").
+  if (/\bhow (?:many|much|long|old)\b/.test(asked)) return NUMBER.exec(withoutDates(text))?.[0] ?? newPart(question, text);
   if (/^\s*where\b/.test(asked)) {
     const place = PLACE.exec(text)?.[1] ?? PLACE_WORDS.exec(text)?.[1];
     if (place) return place;
