@@ -181,7 +181,7 @@ describe('short answers', () => {
     expect(shortAnswer('How many cousins does Wendell have?', 'Wendell has three cousins and a dog.')).toBe('three cousins');
     expect(shortAnswer('How long have Wen and his partner been engaged?', 'Wendell has been engaged for 5 years.')).toBe('5 years');
     // A written date's day is not a count.
-    expect(shortAnswer('How many cousins does Wendell have?', 'On 14 August 2023 Wendell met three cousins.')).toBe('three cousins');
+    expect(shortAnswer('How many cousins does Wendell have?', 'On 3 March 2024 Wendell met three cousins.')).toBe('three cousins');
     expect(shortAnswer('Where did Priya move from?', 'Priya moved from Chile four years ago.')).toBe('Chile');
     expect(shortAnswer('Where does Odile volunteer?', 'Odile volunteers at the animal rescue on Fridays.')).toBe('the animal rescue');
   });

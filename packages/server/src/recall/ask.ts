@@ -112,7 +112,7 @@ export function newPart(question: string, text: string): string | null {
 export function shortAnswer(question: string, text: string): string | null {
   const asked = question.toLowerCase();
   if (asksWhen(question)) return DATE_WORDING.exec(text)?.[0] ?? null;
-  // A written date's day or year is not a count ("14 August 2023" does not answer "how many").
+  // A written date's day or year is not a count ("3 March 2024" does not answer "how many").
   if (/\bhow (?:many|much|long|old)\b/.test(asked)) return NUMBER.exec(withoutDates(text))?.[0] ?? newPart(question, text);
   if (/^\s*where\b/.test(asked)) {
     const place = PLACE.exec(text)?.[1] ?? PLACE_WORDS.exec(text)?.[1];
