@@ -15,9 +15,12 @@
  * caller's connection opened by one unmeasured save first; then `--batches` batches of 100 notes
  * one after another (latency per batch, notes/s).
  * Each note holds ten short generated facts. The load average is printed at the start and the end:
- * on a shared machine compare runs made back to back.
+ * on a shared machine compare runs made back to back. Beside each phase's latency, the server's CPU
+ * time per save (from /proc, all its threads, its learning included when on), which other jobs on
+ * the machine stretch far less than they stretch latency.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -66,7 +69,20 @@ const load = () =>
 
 interface Served {
   url: string;
+  /** The server process's CPU time so far (user and system, all its threads), in ms; null where /proc is not. */
+  cpu(): number | null;
   stop(): Promise<void>;
+}
+
+/** A process's CPU time (user + system, ms) from /proc (Linux), or null. */
+function cpuOf(pid: number | undefined): number | null {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }
 
 async function serve(kind: 'pglite' | 'postgres'): Promise<Served> {
@@ -96,6 +112,7 @@ async function serve(kind: 'pglite' | 'postgres'): Promise<Served> {
   });
   return {
     url,
+    cpu: () => cpuOf(child.pid),
     async stop() {
       child.kill('SIGTERM');
       await exited;
@@ -135,7 +152,15 @@ async function batches(url: string, count: number): Promise<{ perSecond: number;
   return { perSecond: (100 * count) / (latencies.reduce((sum, value) => sum + value, 0) / 1_000), latency: percentiles(latencies) };
 }
 
-async function callers(url: string, count: number): Promise<{ perSecond: number; latency: ReturnType<typeof percentiles> }> {
+/**
+ * The server's CPU time per save over a phase (all its threads: HTTP, the store's, the learner's),
+ * which a loaded machine stretches far less than it stretches latency.
+ */
+function perSave(before: number | null, after: number | null, saves: number): string {
+  return before === null || after === null ? '' : ` (server CPU ${round((after - before) / saves)} ms a save)`;
+}
+
+async function callers(url: string, count: number): Promise<{ perSecond: number; latency: ReturnType<typeof percentiles>; saves: number }> {
   // Each caller's connection is opened first, unmeasured: a client's pool keeps its connections,
   // and 24 new ones at once cost 60-100 ms each, one after another, which is not a save's cost.
   await Promise.all(Array.from({ length: count }, (_, caller) => saveOne(url, `space-${caller % 8}`)));
@@ -146,7 +171,7 @@ async function callers(url: string, count: number): Promise<{ perSecond: number;
       for (let index = 0; index < Math.ceil(SAVES / count); index++) latencies.push(await saveOne(url, `space-${caller % 8}`));
     }),
   );
-  return { perSecond: latencies.length / ((performance.now() - began) / 1_000), latency: percentiles(latencies) };
+  return { perSecond: latencies.length / ((performance.now() - began) / 1_000), latency: percentiles(latencies), saves: latencies.length };
 }
 
 console.log(`load average at the start: ${load()} (${values['no-learning'] ? 'no learning' : 'learning on'}; ${values.cli})`);
@@ -155,11 +180,15 @@ for (const kind of STORES) {
   try {
     for (let index = 0; index < 30; index++) await saveOne(served.url, 'warm-up');
     const sequential: number[] = [];
+    let cpu = served.cpu();
     for (let index = 0; index < SEQUENTIAL; index++) sequential.push(await saveOne(served.url, 'sequential'));
-    const line = [`${kind}: sequential p50/p95/p99 ${fmt(percentiles(sequential))} ms`];
+    const line = [`${kind}: sequential p50/p95/p99 ${fmt(percentiles(sequential))} ms${perSave(cpu, served.cpu(), SEQUENTIAL)}`];
     for (const count of CALLERS) {
+      cpu = served.cpu();
       const figures = await callers(served.url, count);
-      line.push(`${count} callers ${round(figures.perSecond)} saves/s, p50/p95/p99 ${fmt(figures.latency)} ms`);
+      line.push(
+        `${count} callers ${round(figures.perSecond)} saves/s, p50/p95/p99 ${fmt(figures.latency)} ms${perSave(cpu, served.cpu(), count + figures.saves)}`,
+      );
     }
     if (BATCHES) {
       const figures = await batches(served.url, BATCHES);

@@ -2,6 +2,8 @@ import type { Labels } from '@engram/protocol';
 import { DomainError } from '../domain-error.js';
 import type { KnownUsage } from '../meter/metering.js';
 import { admitSave } from '../meter/metering.js';
+import type { Db } from '../store/database.js';
+import { primaryOf } from '../store/database.js';
 import type { WriteResult } from '../store/file-repository.js';
 import { writeFile } from '../store/file-repository.js';
 import type { Scope } from '../store/scope.js';
@@ -17,9 +19,100 @@ import type { OperationContext } from './context.js';
  */
 export async function save(context: OperationContext, scope: Scope, source: NewSource, known?: KnownUsage): Promise<SourceRow> {
   const admitted = await admitSave(context, scope.accountId, known);
-  const stored = await addSource(context.db, scope, { ...source, waiting: admitted === 'wait' }, context.config.maxAttempts);
+  const stored = await groupOf(context.db, context.config.maxAttempts).add(scope, { ...source, waiting: admitted === 'wait' });
   context.onSourceAdded?.();
   return stored;
+}
+
+/** The most saves stored in one grouped transaction (as many as a batch holds). */
+const MAX_GROUP = 100;
+
+interface Waiting {
+  scope: Scope;
+  source: NewSource;
+  resolve(row: SourceRow): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit: the saves of concurrent calls stored together. A save that finds no group being
+ * stored starts one at once (on the next turn of the event loop, so that saves arriving together
+ * go together); the saves that come while a group's transaction runs wait and go in the next
+ * one, all of them in the same statements as one save (store/source-repository.ts
+ * `insertSources`). So under load a store runs one short transaction for many saves instead of
+ * one each, and an idle store stores a lone save as before. Each caller still gets its own
+ * source, or its own error: when a group's transaction is refused by the database, nothing of it
+ * was stored, and each of its saves is stored again on its own, in a transaction of its own, so
+ * that only the save at fault is refused. Admission (the plan's usage) is judged per call before
+ * a save joins a group.
+ */
+export class SaveGroups {
+  #waiting: Waiting[] = [];
+  #running = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly maxAttempts: number,
+  ) {}
+
+  /** Stores one save with the next group; resolves with its stored source or rejects with its own error. */
+  add(scope: Scope, source: NewSource): Promise<SourceRow> {
+    return new Promise<SourceRow>((resolve, reject) => {
+      this.#waiting.push({ scope, source, resolve, reject });
+      if (!this.#running) {
+        this.#running = true;
+        setImmediate(() => void this.#drain());
+      }
+    });
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#waiting.length) await this.#store(this.#waiting.splice(0, MAX_GROUP));
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #store(group: Waiting[]): Promise<void> {
+    try {
+      const rows = await this.db.transaction().execute((transaction) => insertSources(transaction, group, this.maxAttempts));
+      group.forEach((item, at) => item.resolve(rows[at]!));
+    } catch (error) {
+      // A statement the database refused rolled the whole group back: each save is tried again
+      // alone. Any other failure (the connection lost) may have left the commit's outcome unknown,
+      // so it is every save's error, as it would have been for a save stored alone.
+      if (group.length === 1 || !refusedByDatabase(error)) {
+        for (const item of group) item.reject(error);
+        return;
+      }
+      for (const item of group) {
+        try {
+          item.resolve(await addSource(this.db, item.scope, item.source, this.maxAttempts));
+        } catch (alone) {
+          item.reject(alone);
+        }
+      }
+    }
+  }
+}
+
+/** An error the database answered a statement with (an SQLSTATE), rather than a lost connection. */
+function refusedByDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
+}
+
+const groups = new WeakMap<Db, Map<number, SaveGroups>>();
+
+/** The save groups of a store (one queue per store and number of attempts). */
+function groupOf(db: Db, maxAttempts: number): SaveGroups {
+  const store = primaryOf(db);
+  let byAttempts = groups.get(store);
+  if (!byAttempts) groups.set(store, (byAttempts = new Map()));
+  let group = byAttempts.get(maxAttempts);
+  if (!group) byAttempts.set(maxAttempts, (group = new SaveGroups(store, maxAttempts)));
+  return group;
 }
 
 /** One item of a batch: what to save, or why it was refused before the batch was saved. */

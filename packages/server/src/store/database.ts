@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import type { EmbeddedThread } from './embedded-store.js';
+import { namedPool, namedQuery, StatementNames } from './prepared.js';
 import type { Database } from './schema/tables.js';
 
 export type { Database, Row } from './schema/tables.js';
@@ -69,7 +70,14 @@ export class PriorityGate {
 const quieted = new WeakSet<pg.PoolClient>();
 
 /** A pool that lends `pool`'s connection through the gate, as an urgent caller or a background one. */
-function gatedPool(pool: pg.Pool, gate: PriorityGate, urgent: boolean, ends: boolean, thread: EmbeddedThread): PostgresPool {
+function gatedPool(
+  pool: pg.Pool,
+  gate: PriorityGate,
+  urgent: boolean,
+  ends: boolean,
+  thread: EmbeddedThread,
+  names: StatementNames,
+): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       await gate.acquire(urgent);
@@ -89,7 +97,7 @@ function gatedPool(pool: pg.Pool, gate: PriorityGate, urgent: boolean, ends: boo
       }
       let released = false;
       return {
-        query: client.query.bind(client) as PostgresPoolClient['query'],
+        query: namedQuery(client, names),
         release() {
           if (released) return;
           released = true;
@@ -111,7 +119,8 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle client's network error must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Statements run again and again are prepared once per connection (store/prepared.ts).
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedPool(pool, new StatementNames()) }) });
     return { db, background: db, kind: 'postgres', close: () => db.destroy() };
   }
   // Loaded only for the embedded store (PGlite's protocol code).
@@ -142,8 +151,12 @@ export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   // A client whose thread stopped is dropped from the pool; the error is the statement's.
   pool.on('error', () => {});
   const gate = new PriorityGate();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true, thread) }) });
-  const background = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false, thread) }) });
+  // One set of names for the one connection, whoever holds it (store/prepared.ts).
+  const names = new StatementNames();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true, thread, names) }) });
+  const background = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false, thread, names) }),
+  });
   shareStore(background, db);
   const store: Store = {
     db,

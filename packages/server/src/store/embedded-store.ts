@@ -18,8 +18,8 @@ export type ThreadReply =
   | { type: 'failed'; error: string }
   /** Part of a request's reply, sent as PGlite writes it (a statement's rows are parsed meanwhile). */
   | { type: 'chunk'; id: number; bytes: Uint8Array }
-  /** The request's reply is complete. */
-  | { type: 'done'; id: number }
+  /** The request's reply is complete: its last part (or its whole reply, when short) with it. */
+  | { type: 'done'; id: number; bytes: Uint8Array }
   /** PGlite threw (not an SQL error, which is a message of the reply). */
   | { type: 'error'; id: number; error: string }
   | { type: 'closed'; error?: string };
@@ -117,6 +117,7 @@ export class EmbeddedThread {
       this.#parser.parse(reply.bytes, pending.onMessage);
       return;
     }
+    if (reply.type === 'done' && reply.bytes.length) this.#parser.parse(reply.bytes, pending.onMessage);
     this.#pending.delete(reply.id);
     // Closing keeps the thread referenced until PGlite has closed (a statement answered
     // meanwhile must not let the process end first).

@@ -13,6 +13,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const port = parentPort;
+/** A reply's bytes gathered before they are sent on while the statement still runs. */
+const STREAM_BYTES = 64 * 1024;
 /** @type {{ dataDir: string; sharedBuffers?: string }} */
 const options = workerData;
 const send = (reply, transfer = []) => port.postMessage(reply, transfer);
@@ -58,17 +60,37 @@ async function handle(request) {
   // The raw reply bytes, parsed by the caller: PGlite's own execProtocolStream is this plus the
   // parse, which runs on the server's thread (the messages are objects node-postgres reads). Each
   // part PGlite writes (up to its 1 MB buffer) is a view of its memory: copied out, and the copy
-  // moved (not copied again) to the server's thread.
+  // moved (not copied again) to the server's thread. Parts are gathered up to STREAM_BYTES and
+  // the last ones go with 'done': a statement of a short reply (most: a save's, a key's) costs
+  // one message each way, not two back; a long reply still streams as it is written.
+  let parts = [];
+  let size = 0;
+  const gathered = () => {
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    parts = [];
+    size = 0;
+    return bytes;
+  };
   try {
     await lite.execProtocolRawStream(request.bytes, {
       onRawData: (chunk) => {
-        const bytes = chunk.slice();
-        send({ type: 'chunk', id: request.id, bytes }, [bytes.buffer]);
+        parts.push(chunk.slice());
+        size += chunk.length;
+        if (size >= STREAM_BYTES) {
+          const bytes = gathered();
+          send({ type: 'chunk', id: request.id, bytes }, [bytes.buffer]);
+        }
       },
     });
   } catch (error) {
     send({ type: 'error', id: request.id, error: message(error) });
     return;
   }
-  send({ type: 'done', id: request.id });
+  const bytes = gathered();
+  send({ type: 'done', id: request.id, bytes }, [bytes.buffer]);
 }

@@ -8,11 +8,12 @@ import { loadConfig } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
 import { RequestLog } from '../../src/http/request-log.js';
 import { periodOf } from '../../src/meter/usage.js';
+import { save } from '../../src/operations/save.js';
 import { createAccount, createAccountKey } from '../../src/store/account-repository.js';
 import type { Database, Db } from '../../src/store/database.js';
 import { createLimitedKey } from '../../src/store/key-repository.js';
 import { migrate } from '../../src/store/migrations.js';
-import { addLearnedTokens } from '../../src/store/usage-repository.js';
+import { addLearnedTokens, usageSnapshot } from '../../src/store/usage-repository.js';
 import { createTestDatabase } from '../setup/postgres.js';
 import { freshSpace } from './helpers.js';
 
@@ -205,5 +206,65 @@ describe('statements of a save', () => {
     expect(share.waiting_tokens).toBe(100);
     const whole = await get('/v1/usage', key);
     expect(whole.waiting_tokens).toBe(200);
+  });
+});
+
+describe('saves that come together', () => {
+  const context = () => ({ db, config, now: () => new Date() });
+  const note = (body: string) => ({ kind: 'note' as const, title: null, body, tokens: 0 });
+
+  it('are stored in one transaction, each caller answered with its own source', async () => {
+    const { id, key } = await account();
+    const space = freshSpace();
+    // The usage as each call would have read it with its key.
+    const known = { snapshot: (await usageSnapshot(db, id, periodOf(new Date()).start, null))!, at: new Date() };
+    statements.length = 0;
+    counting = true;
+    const bodies = ['Wren bakes rye bread on Sundays.', 'Wren sold her piano in March.', 'Wren learns Welsh at night school.'];
+    let saved: Awaited<ReturnType<typeof save>>[];
+    try {
+      saved = await Promise.all(bodies.map((body) => save(context(), { accountId: id, space }, note(body), known)));
+    } finally {
+      counting = false;
+    }
+    // One transaction for the three: begin, their space and sources, their jobs, commit.
+    expect(statements).toHaveLength(4);
+    expect(statements.filter((statement) => statement === 'begin')).toHaveLength(1);
+    expect(statements.filter((statement) => statement.startsWith('insert into jobs'))).toHaveLength(1);
+    expect(statements.filter((statement) => / insert into sources /.test(` ${statement} `))).toHaveLength(1);
+    expect(new Set(saved.map((source) => source.id)).size).toBe(3);
+    for (const source of saved) {
+      const stored = await get(`/v1/sources/${source.id}?space=${space}`, key);
+      expect(stored.source).toMatchObject({ id: source.id, status: 'queued' });
+    }
+  });
+
+  it('refuse only the save the database refuses: the others of its group are stored', async () => {
+    const { id, key } = await account();
+    const gone = await account();
+    const space = freshSpace();
+    // The second save's account is deleted after its usage was judged: its space cannot be opened.
+    // Each judged on the usage read with its key, so the three reach the store together, in one group.
+    const known = async (accountId: number) => ({
+      snapshot: (await usageSnapshot(db, accountId, periodOf(new Date()).start, null))!,
+      at: new Date(),
+    });
+    const [mine, theirs] = [await known(id), await known(gone.id)];
+    await db.deleteFrom('accounts').where('id', '=', gone.id).execute();
+    statements.length = 0;
+    counting = true;
+    const outcomes = await Promise.allSettled([
+      save(context(), { accountId: id, space }, note('Tomas repairs clocks in his garage.'), mine),
+      save(context(), { accountId: gone.id, space }, note('Nobody keeps this one.'), theirs),
+      save(context(), { accountId: id, space }, note('Tomas walks his dog at dawn.'), mine),
+    ]);
+    counting = false;
+    // The group's transaction was tried first, then each save alone.
+    expect(statements.filter((statement) => statement === 'begin')).toHaveLength(4);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const stored = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.id] : []));
+    const listed = await get(`/v1/sources?space=${space}`, key);
+    expect(listed.sources.map((source: { id: string }) => source.id).sort()).toEqual(stored.sort());
+    expect(stored).toHaveLength(2);
   });
 });
