@@ -48,6 +48,12 @@ export interface Config {
   corsOrigins: string;
   /** Memories an API process holds in its copies of spaces' search indexes (0: recall always reads the store). */
   recallCacheMemories: number;
+  /**
+   * Name the statements run again and again on PostgreSQL, so each is parsed and planned once per
+   * connection (ENGRAM_PREPARED_STATEMENTS=0 turns it off, for a transaction-mode connection pooler
+   * that cannot keep them); on by default.
+   */
+  preparedStatements: boolean;
   /** Threads that run the learner beside the thread answering requests (0: the same thread). */
   learnerThreads: number;
   /** The local time of day ("HH:MM") the nightly memory test runs at (ENGRAM_HEALTH_TIME, default 03:00). */
@@ -131,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: integer(env, 'ENGRAM_UPLOAD_MAX_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     corsOrigins: env.ENGRAM_CORS_ORIGINS?.trim() || '*',
     recallCacheMemories: integer(env, 'ENGRAM_RECALL_CACHE_MEMORIES', 100_000, 0, 100_000_000),
+    preparedStatements: !['0', 'false', 'no', 'off'].includes(env.ENGRAM_PREPARED_STATEMENTS?.trim().toLowerCase() ?? ''),
     learnerThreads: integer(env, 'ENGRAM_LEARNER_THREADS', 1, 0, 64),
     healthTime: timeOfDay(env, 'ENGRAM_HEALTH_TIME', '03:00'),
     healthTimeZone: timeZone(env, 'ENGRAM_HEALTH_TZ', 'UTC'),

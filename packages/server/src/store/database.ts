@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
 import type { EmbeddedThread } from './embedded-store.js';
-import { namedPool, namedQuery, StatementNames } from './prepared.js';
+import { MAX_PREPARED, namedPool, namedQuery, StatementNames } from './prepared.js';
 import type { Database } from './schema/tables.js';
 
 export type { Database, Row } from './schema/tables.js';
@@ -114,13 +114,18 @@ function gatedPool(
  * Opens PostgreSQL when DATABASE_URL is set, else the embedded PGlite in ENGRAM_DATA_DIR, which
  * only one process may hold: `command` names this one in the data dir's lock file.
  */
-export async function openStore(config: Pick<Config, 'databaseUrl' | 'dataDir'>, options: { command?: string } = {}): Promise<Store> {
+export async function openStore(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'preparedStatements'>>,
+  options: { command?: string } = {},
+): Promise<Store> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     // An idle client's network error must not crash the process; the next query reconnects.
     pool.on('error', () => {});
-    // Statements run again and again are prepared once per connection (store/prepared.ts).
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedPool(pool, new StatementNames()) }) });
+    // Statements run again and again are prepared once per connection (store/prepared.ts), unless
+    // a transaction-mode pooler between us and PostgreSQL could not keep them.
+    const names = new StatementNames(config.preparedStatements === false ? 0 : MAX_PREPARED);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedPool(pool, names) }) });
     return { db, background: db, kind: 'postgres', close: () => db.destroy() };
   }
   // Loaded only for the embedded store (PGlite's protocol code).
