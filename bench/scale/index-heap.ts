@@ -5,6 +5,7 @@
  * reads them.
  *
  *   TSX_TSCONFIG_PATH=bench/tsconfig.json node --expose-gc --import tsx bench/scale/index-heap.ts --memories 100000
+ *   ... --vocabulary 300000 --skew 1      # many more distinct words (each lexeme's postings cost more in the old layout)
  *
  * To compare with an earlier build of the copy, put that build's memory-index.ts next to the
  * current one and name it with --old (it is built from the same rows, measured the same way, and
@@ -28,6 +29,9 @@ const { values } = parseArgs({
     memories: { type: 'string', default: '100000' },
     old: { type: 'string' },
     questions: { type: 'string', default: '200' },
+    /** Distinct words the memories are made of, and how skewed their use is (1 even; 3: a few words everywhere, most rare). */
+    vocabulary: { type: 'string', default: '30000' },
+    skew: { type: 'string', default: '3' },
   },
 });
 const MEMORIES = Number(values.memories);
@@ -40,16 +44,20 @@ if (!collect) throw new Error('run with node --expose-gc');
 // Words drawn with a skew (a few everywhere, most rare), as in real notes. A memory's tsvector
 // has its own words (A, some B), the rest of its message (C), the message it answers (D) and a
 // few broader words without positions (^word), as the learner writes them.
+// mulberry32: 32-bit integer steps (a product past 2^53 in doubles would repeat far too soon).
 let seed = 17;
 const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let mixed = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
+  return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
 };
 const syllables = ['ka', 'lo', 'mi', 'ren', 'tav', 'os', 'ul', 'bri', 'den', 'sa', 'vor', 'ine', 'pet', 'ra', 'zu', 'gal'];
 const word = (parts: number) => Array.from({ length: parts }, () => syllables[Math.floor(random() * syllables.length)]).join('');
-const VOCABULARY = Array.from({ length: 30_000 }, (_, index) => word(2 + (index % 3)));
+const VOCABULARY = Array.from({ length: Number(values.vocabulary) }, (_, index) => `${word(2 + (index % 3))}${index.toString(36)}`);
 const PEOPLE = Array.from({ length: 60 }, () => word(2));
-const skewed = <T>(items: T[]) => items[Math.floor(items.length * random() ** 3)]!;
+const SKEW = Number(values.skew);
+const skewed = <T>(items: T[]) => items[Math.floor(items.length * random() ** SKEW)]!;
 
 function tsvectorOf(): string {
   const entries = new Map<string, string[]>();
@@ -168,8 +176,9 @@ async function measure(name: string, path: string): Promise<{ held: number; peak
     answers.push(JSON.stringify([options, found.hits, found.total, [...found.counts], [...ranks]]));
   }
   const searchMs = (performance.now() - searchStarted) / Number(values.questions);
+  const lexemes = (copy as unknown as { lexemes?: Map<string, number> }).lexemes?.size;
   console.log(
-    `${name}: ${copy.size} memories; held ${mb(held)} MB; live at most ${mb(peak)} MB during the build; built in ${Math.round(buildMs)} ms; ${searchMs.toFixed(2)} ms a question`,
+    `${name}: ${copy.size} memories${lexemes ? ` (${lexemes} distinct lexemes)` : ''}; held ${mb(held)} MB; live at most ${mb(peak)} MB during the build; built in ${Math.round(buildMs)} ms; ${searchMs.toFixed(2)} ms a question`,
   );
   copy = null;
   await used();
