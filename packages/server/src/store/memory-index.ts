@@ -32,7 +32,7 @@ const MAX_CANDIDATES = 5_000;
 /** Memories a copy may hold removed (their postings not yet dropped) before it is rebuilt whole. */
 const MAX_REMOVED_SHARE = 0.25;
 
-/** Postings added by `apply` are held per lexeme until there are this many (or an eighth of the shared ones), then join the shared arrays. */
+/** Postings added by `apply` are held per lexeme until there are more than this many and more than an eighth of the shared ones, then join the shared arrays. */
 const MIN_TAIL_MERGE = 50_000;
 
 const NO_LABELS: Labels = Object.freeze({}) as Labels;
