@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import type { Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
 import { type Db, primaryOf } from './database.js';
@@ -14,44 +15,16 @@ import type { Scope } from './scope.js';
  * A copy is true for one version of its space (see migration 6): the store bumps the version
  * whenever any memory of the space is added, changed or removed, by any process. Recall
  * reads the version with the question's lexemes and uses a copy only when its version is
- * the current one; otherwise it searches the store as before and the copy is rebuilt in
- * the background, at most once every REBUILD_MS per space, so that a space being written
- * to is not read whole over and over.
+ * the current one. A copy a few changes behind is brought up to date by what changed; a
+ * missing one is built once, every request of the space waiting for that one build; a space
+ * written to faster than it can be rebuilt is rebuilt at most once every REBUILD_MS, and is
+ * searched in the store meanwhile, so that it is not read whole over and over.
  */
 
-/** What one memory holds for recall besides its words. */
-interface IndexedMemory {
-  id: number;
-  kind: MemoryKind;
-  about: string[];
-  created_at: number;
-  said: number;
-  passage: string;
-  slot: string | null;
-  dated: boolean;
-  reported: boolean;
-  labels: Labels;
-}
-
-/** A memory as read from the store, its tsvector parsed. */
-export interface ParsedMemory extends IndexedMemory {
-  /** Lexeme → level (3 its own words or names, 2 the rest of its message, 1 the message it answers). */
-  levels: Map<string, number>;
-  /** Lexeme → the summed weights of its positions in tenths (A 10, B 4, C 2, D 1), for cover density. */
-  weights: Map<string, number>;
-}
-
-/**
- * The memories holding one lexeme (positions in the copy, in the order added), with its level
- * and cover weight in each (in tenths: the weights are tenths, and so are their sums). The
- * arrays grow as memories are added; `length` of them are used.
- */
-interface Posting {
-  memories: Int32Array;
-  levels: Uint8Array;
-  tenths: Uint16Array;
-  length: number;
-}
+/** Flags of a memory in a copy. */
+const DATED = 1;
+const REPORTED = 2;
+const REMOVED = 4;
 
 /** Above this many memories holding a question's words, only its rarer words bring memories in (see `bringers`). */
 const MAX_CANDIDATES = 5_000;
@@ -59,73 +32,339 @@ const MAX_CANDIDATES = 5_000;
 /** Memories a copy may hold removed (their postings not yet dropped) before it is rebuilt whole. */
 const MAX_REMOVED_SHARE = 0.25;
 
+/** Postings added by `apply` are held per lexeme until there are more than this many and more than an eighth of the shared ones, then join the shared arrays. */
+const MIN_TAIL_MERGE = 50_000;
+
 const NO_LABELS: Labels = Object.freeze({}) as Labels;
 
 /**
- * A space's copy at one version: the memories, and for each lexeme the memories holding it.
- * It is built whole once, then kept true by `apply`: memories added go at the end, memories
- * removed or changed leave a gap (changed ones are added again), so that a change costs what
- * it changed, not the size of the space.
+ * Postings added after a build (by `apply`), per lexeme: the memories' positions ascending, with
+ * the lexeme's level and cover weight in each.
+ */
+interface Tail {
+  positions: number[];
+  levels: number[];
+  tenths: number[];
+}
+
+/** Values many memories share (their kinds, names, labels, sources, slots), each held once and known by its number. */
+class Interned<T> {
+  readonly values: T[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  numberOf(key: string, value: (key: string) => T): number {
+    let number = this.numbers.get(key);
+    if (number === undefined) {
+      number = this.values.push(value(key)) - 1;
+      this.numbers.set(detached(key), number);
+    }
+    return number;
+  }
+}
+
+/**
+ * A copy of the string that shares no memory with the text it was cut from: V8 keeps a long
+ * slice as a view of its whole text, and a copy must not hold every tsvector it read alive.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8');
+}
+
+/** `array` with room for at least `needed` values (its values kept), growing by a quarter at a time. */
+function room<T extends Int32Array | Uint8Array | Uint16Array | Float64Array>(array: T, needed: number): T {
+  if (needed <= array.length) return array;
+  const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, Math.ceil(array.length * 1.25) + 1_024));
+  grown.set(array);
+  return grown;
+}
+
+/** The first index in [from, to) whose value is at least `value` (`to` when none is), in ascending `values`. */
+function bisect(values: ArrayLike<number>, from: number, to: number, value: number): number {
+  let low = from;
+  let high = to;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * A space's copy at one version. Its memories are columns by position (typed arrays, with the
+ * values many share, such as names, labels and sources, held once), and for each lexeme the
+ * positions of the memories holding it, with its level and cover weight in each, are one range
+ * of arrays all lexemes share. At 100k memories this is a third of the heap of an object per
+ * memory and arrays per lexeme.
+ *
+ * It is built whole once (`appendRows` chunk by chunk, then `compact`), then kept true by
+ * `apply`: memories added go at the end, memories removed or changed are marked removed
+ * (changed ones are added again), so that a change costs what it changed, not the size of the
+ * space. Postings added after the build are held per lexeme until they are many, and then join
+ * the shared arrays.
  */
 export class SpaceIndex {
-  /** The memories by position; null where one was removed. */
-  private readonly memories: (IndexedMemory | null)[] = [];
-  private readonly postings = new Map<string, Posting>();
-  private readonly positionOf = new Map<number, number>();
+  /** Positions used; `removed` of them are memories removed. */
+  private length = 0;
   private removed = 0;
+  private idAt = new Int32Array(0);
+  private kindAt = new Uint8Array(0);
+  private flagsAt = new Uint8Array(0);
+  private createdAt = new Float64Array(0);
+  private saidAt = new Float64Array(0);
+  private aboutAt = new Int32Array(0);
+  private labelsAt = new Int32Array(0);
+  /** The slot's number in `texts`, or -1 for none. */
+  private slotAt = new Int32Array(0);
+  /** The passage: its source's number in `texts` with `passageIndexAt` the message's index, the whole passage's number when that is -1, or -1 when the passage is the memory's id. */
+  private passageTextAt = new Int32Array(0);
+  private passageIndexAt = new Int32Array(0);
+  private readonly kinds = new Interned<MemoryKind>();
+  private readonly abouts = new Interned<string[]>();
+  private readonly labelSets = new Interned<Labels>();
+  private readonly texts = new Interned<string>();
+  /** Positions below this hold ascending ids (those a build read) and are found by bisection; those after by `added`. */
+  private sorted = 0;
+  private readonly added = new Map<number, number>();
 
+  private readonly lexemes = new Map<string, number>();
+  /** Lexeme n's shared postings are at [starts[n], starts[n + 1]) (lexemes newer than the arrays have none). */
+  private starts = new Int32Array(1);
+  private postingPositions = new Int32Array(0);
+  private postingLevels = new Uint8Array(0);
+  private postingTenths = new Uint16Array(0);
+  /** While a copy is built: each memory's lexemes, levels and weights, read in order, and where each memory's begin. */
+  private building: { lexemes: Int32Array; levels: Uint8Array; tenths: Uint16Array; length: number; firstOf: Int32Array } | null = {
+    lexemes: new Int32Array(0),
+    levels: new Uint8Array(0),
+    tenths: new Uint16Array(0),
+    length: 0,
+    firstOf: new Int32Array(0),
+  };
+  private readonly tails = new Map<number, Tail>();
+  private tailed = 0;
+
+  /**
+   * `expected`: how many memories a build is about to read (the columns are made that long at
+   * once); `mergeAt`: how many postings added later are held apart before they join the shared
+   * arrays (tests; by default MIN_TAIL_MERGE or an eighth of the shared ones).
+   */
   constructor(
     public version: string,
-    parsed: ParsedMemory[] = [],
+    expected = 0,
+    private readonly mergeAt?: number,
   ) {
-    this.append(parsed);
+    this.labelSets.numberOf('{}', () => NO_LABELS);
+    this.columnsFor(expected);
   }
 
   /**
-   * Adds memories at the end (a build reads a space in chunks: see BUILD_CHUNK). Each lexeme's
-   * postings grow in place; `compact` trims them to size once the last chunk is in.
+   * Adds memories at the end, their tsvectors read straight into postings (a build reads a space
+   * in chunks: see BUILD_CHUNK; `compact` lays the postings out once the last chunk is in).
    */
-  append(memories: ParsedMemory[]): void {
-    for (const memory of memories) {
-      const position = this.memories.push(indexed(memory)) - 1;
-      this.positionOf.set(memory.id, position);
-      for (const [lexeme, level] of memory.levels) {
-        let posting = this.postings.get(lexeme);
-        if (!posting) {
-          posting = { memories: new Int32Array(4), levels: new Uint8Array(4), tenths: new Uint16Array(4), length: 0 };
-          this.postings.set(lexeme, posting);
-        } else if (posting.length === posting.memories.length) {
-          const capacity = Math.ceil(posting.length * 1.5) + 4;
-          posting.memories = grow(posting.memories, new Int32Array(capacity));
-          posting.levels = grow(posting.levels, new Uint8Array(capacity));
-          posting.tenths = grow(posting.tenths, new Uint16Array(capacity));
+  appendRows(rows: readonly HitRow[]): void {
+    for (const row of rows) {
+      const position = this.length;
+      this.length += 1;
+      this.columnsFor(this.length);
+      this.idAt[position] = row.id;
+      this.kindAt[position] = this.kinds.numberOf(row.kind, (kind) => kind as MemoryKind);
+      this.flagsAt[position] = (hitOf(row).dated ? DATED : 0) | (row.reported ? REPORTED : 0);
+      this.createdAt[position] = row.created_at;
+      this.saidAt[position] = row.said;
+      this.aboutAt[position] = this.abouts.numberOf(JSON.stringify(row.about), () => row.about);
+      const labels = row.labels && Object.keys(row.labels).length ? row.labels : null;
+      this.labelsAt[position] = labels ? this.labelSets.numberOf(JSON.stringify(labels), () => labels) : 0;
+      this.slotAt[position] = row.slot === null ? -1 : this.texts.numberOf(row.slot, detached);
+      this.setPassage(position, row.id, row.passage);
+      const count = readTsvector(row.tsv);
+      const building = this.building;
+      if (building) {
+        building.firstOf = room(building.firstOf, position + 2);
+        building.firstOf[position] = building.length;
+        const end = building.length + count;
+        building.lexemes = room(building.lexemes, end);
+        building.levels = room(building.levels, end);
+        building.tenths = room(building.tenths, end);
+        for (let index = 0; index < count; index++) {
+          building.lexemes[building.length] = this.lexemeNumber(scratch.lexemes[index]!);
+          building.levels[building.length] = scratch.levels[index]!;
+          building.tenths[building.length] = scratch.tenths[index]!;
+          building.length += 1;
         }
-        posting.memories[posting.length] = position;
-        posting.levels[posting.length] = level;
-        posting.tenths[posting.length] = memory.weights.get(lexeme) ?? 0;
-        posting.length += 1;
+        building.firstOf[position + 1] = building.length;
+      } else {
+        this.added.set(row.id, position);
+        for (let index = 0; index < count; index++) {
+          const lexeme = this.lexemeNumber(scratch.lexemes[index]!);
+          let tail = this.tails.get(lexeme);
+          if (!tail) {
+            tail = { positions: [], levels: [], tenths: [] };
+            this.tails.set(lexeme, tail);
+          }
+          tail.positions.push(position);
+          tail.levels.push(scratch.levels[index]!);
+          tail.tenths.push(scratch.tenths[index]!);
+        }
+        this.tailed += count;
       }
     }
   }
 
-  /** Trims every lexeme's postings to what they hold (after a build: the room grown for more is not needed until a change). */
-  compact(): void {
-    for (const posting of this.postings.values()) {
-      if (posting.memories.length === posting.length) continue;
-      posting.memories = posting.memories.slice(0, posting.length);
-      posting.levels = posting.levels.slice(0, posting.length);
-      posting.tenths = posting.tenths.slice(0, posting.length);
+  private columnsFor(length: number): void {
+    this.idAt = room(this.idAt, length);
+    this.kindAt = room(this.kindAt, length);
+    this.flagsAt = room(this.flagsAt, length);
+    this.createdAt = room(this.createdAt, length);
+    this.saidAt = room(this.saidAt, length);
+    this.aboutAt = room(this.aboutAt, length);
+    this.labelsAt = room(this.labelsAt, length);
+    this.slotAt = room(this.slotAt, length);
+    this.passageTextAt = room(this.passageTextAt, length);
+    this.passageIndexAt = room(this.passageIndexAt, length);
+  }
+
+  /** Keeps a passage as its source and message index ("src_…:3"), or as the id it is, without a string per memory. */
+  private setPassage(position: number, id: number, passage: string): void {
+    if (passage === String(id)) {
+      this.passageTextAt[position] = -1;
+      return;
     }
+    const colon = passage.lastIndexOf(':');
+    const index = passage.slice(colon + 1);
+    if (colon > 0 && /^(?:0|[1-9]\d{0,8})$/.test(index)) {
+      this.passageTextAt[position] = this.texts.numberOf(passage.slice(0, colon), detached);
+      this.passageIndexAt[position] = Number(index);
+    } else {
+      this.passageTextAt[position] = this.texts.numberOf(passage, detached);
+      this.passageIndexAt[position] = -1;
+    }
+  }
+
+  private passageOf(position: number): string {
+    const text = this.passageTextAt[position]!;
+    if (text === -1) return String(this.idAt[position]);
+    const index = this.passageIndexAt[position]!;
+    return index === -1 ? this.texts.values[text]! : `${this.texts.values[text]}:${index}`;
+  }
+
+  private lexemeNumber(lexeme: string): number {
+    let number = this.lexemes.get(lexeme);
+    if (number === undefined) {
+      number = this.lexemes.size;
+      this.lexemes.set(detached(lexeme), number);
+    }
+    return number;
+  }
+
+  /**
+   * Lays out the postings read by a build in the shared arrays, by lexeme and in the order of
+   * positions, and trims the columns to what they hold (once, after the last chunk). Postings
+   * added later (`apply`) join them when they are many (see MIN_TAIL_MERGE).
+   */
+  compact(): void {
+    const building = this.building;
+    if (!building) return;
+    this.building = null;
+    const lexemeCount = this.lexemes.size;
+    const starts = new Int32Array(lexemeCount + 1);
+    for (let entry = 0; entry < building.length; entry++) starts[building.lexemes[entry]! + 1]! += 1;
+    for (let lexeme = 0; lexeme < lexemeCount; lexeme++) starts[lexeme + 1]! += starts[lexeme]!;
+    const next = starts.slice(0, lexemeCount);
+    const positions = new Int32Array(building.length);
+    const levels = new Uint8Array(building.length);
+    const tenths = new Uint16Array(building.length);
+    for (let position = 0; position < this.length; position++) {
+      const end = building.firstOf[position + 1]!;
+      for (let entry = building.firstOf[position]!; entry < end; entry++) {
+        const at = next[building.lexemes[entry]!]!;
+        next[building.lexemes[entry]!] = at + 1;
+        positions[at] = position;
+        levels[at] = building.levels[entry]!;
+        tenths[at] = building.tenths[entry]!;
+      }
+    }
+    this.starts = starts;
+    this.postingPositions = positions;
+    this.postingLevels = levels;
+    this.postingTenths = tenths;
+    // A build reads by id: the ids are ascending, up to the first that is not (none, unless the store answered out of order).
+    this.sorted = this.length;
+    for (let position = 1; position < this.length; position++) {
+      if (this.idAt[position]! > this.idAt[position - 1]!) continue;
+      this.sorted = position;
+      for (let late = position; late < this.length; late++) this.added.set(this.idAt[late]!, late);
+      break;
+    }
+    this.idAt = this.idAt.slice(0, this.length);
+    this.kindAt = this.kindAt.slice(0, this.length);
+    this.flagsAt = this.flagsAt.slice(0, this.length);
+    this.createdAt = this.createdAt.slice(0, this.length);
+    this.saidAt = this.saidAt.slice(0, this.length);
+    this.aboutAt = this.aboutAt.slice(0, this.length);
+    this.labelsAt = this.labelsAt.slice(0, this.length);
+    this.slotAt = this.slotAt.slice(0, this.length);
+    this.passageTextAt = this.passageTextAt.slice(0, this.length);
+    this.passageIndexAt = this.passageIndexAt.slice(0, this.length);
+  }
+
+  /** Moves the postings held per lexeme into the shared arrays: each lexeme's shared ones, then its later ones (at later positions). */
+  private mergeTails(): void {
+    const lexemeCount = this.lexemes.size;
+    const old = this.starts;
+    const oldCount = old.length - 1;
+    const starts = new Int32Array(lexemeCount + 1);
+    for (let lexeme = 0; lexeme < lexemeCount; lexeme++) {
+      const shared = lexeme < oldCount ? old[lexeme + 1]! - old[lexeme]! : 0;
+      starts[lexeme + 1] = starts[lexeme]! + shared + (this.tails.get(lexeme)?.positions.length ?? 0);
+    }
+    const total = starts[lexemeCount]!;
+    const positions = new Int32Array(total);
+    const levels = new Uint8Array(total);
+    const tenths = new Uint16Array(total);
+    for (let lexeme = 0; lexeme < lexemeCount; lexeme++) {
+      let at = starts[lexeme]!;
+      if (lexeme < oldCount) {
+        const from = old[lexeme]!;
+        const to = old[lexeme + 1]!;
+        positions.set(this.postingPositions.subarray(from, to), at);
+        levels.set(this.postingLevels.subarray(from, to), at);
+        tenths.set(this.postingTenths.subarray(from, to), at);
+        at += to - from;
+      }
+      const tail = this.tails.get(lexeme);
+      if (tail) {
+        positions.set(tail.positions, at);
+        levels.set(tail.levels, at);
+        tenths.set(tail.tenths, at);
+      }
+    }
+    this.starts = starts;
+    this.postingPositions = positions;
+    this.postingLevels = levels;
+    this.postingTenths = tenths;
+    this.tails.clear();
+    this.tailed = 0;
   }
 
   /** How many memories the copy holds. */
   get size(): number {
-    return this.memories.length - this.removed;
+    return this.length - this.removed;
   }
 
   /** The ids of the memories held, ascending (tests). */
   ids(): number[] {
-    return [...this.positionOf.keys()].sort((left, right) => left - right);
+    const ids: number[] = [];
+    for (let position = 0; position < this.length; position++) if (!(this.flagsAt[position]! & REMOVED)) ids.push(this.idAt[position]!);
+    return ids.sort((left, right) => left - right);
+  }
+
+  /** Where the memory with this id is held, if it is. */
+  private positionOf(id: number): number | undefined {
+    const late = this.added.get(id);
+    if (late !== undefined) return late;
+    const at = bisect(this.idAt, 0, this.sorted, id);
+    return at < this.sorted && this.idAt[at] === id && !(this.flagsAt[at]! & REMOVED) ? at : undefined;
   }
 
   /**
@@ -133,98 +372,115 @@ export class SpaceIndex {
    * in `current` (their rows as they are now) put back. False when so much has been taken out
    * that the copy should be rebuilt whole instead (it is then left as it was).
    */
-  apply(version: string, changed: Iterable<number>, current: ParsedMemory[]): boolean {
+  apply(version: string, changed: Iterable<number>, current: readonly HitRow[]): boolean {
     let removing = 0;
-    for (const id of changed) if (this.positionOf.has(id)) removing += 1;
-    if (this.removed + removing > Math.max(1_000, MAX_REMOVED_SHARE * this.memories.length)) return false;
+    for (const id of changed) if (this.positionOf(id) !== undefined) removing += 1;
+    if (this.removed + removing > Math.max(1_000, MAX_REMOVED_SHARE * this.length)) return false;
     for (const id of changed) {
-      const position = this.positionOf.get(id);
+      const position = this.positionOf(id);
       if (position === undefined) continue;
-      this.positionOf.delete(id);
-      this.memories[position] = null;
+      this.added.delete(id);
+      this.flagsAt[position]! |= REMOVED;
       this.removed += 1;
     }
-    this.append(current);
+    this.appendRows(current);
+    if (this.tailed > (this.mergeAt ?? Math.max(MIN_TAIL_MERGE, this.postingPositions.length / 8))) this.mergeTails();
     this.version = version;
     return true;
   }
 
+  /** Calls `visit` with each memory holding the lexeme (removed ones too), in the order of positions, and its level there. */
+  private postings(lexeme: number | undefined, visit: (position: number, level: number) => void): void {
+    if (lexeme === undefined) return;
+    if (lexeme + 1 < this.starts.length) {
+      const to = this.starts[lexeme + 1]!;
+      for (let index = this.starts[lexeme]!; index < to; index++) visit(this.postingPositions[index]!, this.postingLevels[index]!);
+    }
+    const tail = this.tails.get(lexeme);
+    if (tail) for (let index = 0; index < tail.positions.length; index++) visit(tail.positions[index]!, tail.levels[index]!);
+  }
+
+  /** How many memories hold the lexeme, removed ones included. */
+  private postingCount(lexeme: number | undefined): number {
+    if (lexeme === undefined) return 0;
+    const shared = lexeme + 1 < this.starts.length ? this.starts[lexeme + 1]! - this.starts[lexeme]! : 0;
+    return shared + (this.tails.get(lexeme)?.positions.length ?? 0);
+  }
+
   /** How many memories held hold the lexeme. */
-  private count(posting: Posting | undefined): number {
-    if (!posting) return 0;
-    if (!this.removed) return posting.length;
+  private count(lexeme: number | undefined): number {
+    if (!this.removed) return this.postingCount(lexeme);
     let count = 0;
-    for (let index = 0; index < posting.length; index++) if (this.memories[posting.memories[index]!]) count += 1;
+    this.postings(lexeme, (position) => {
+      if (!(this.flagsAt[position]! & REMOVED)) count += 1;
+    });
     return count;
+  }
+
+  /** Whether the memory at `position` is held, of the kind and with the labels asked. */
+  private matches(position: number, kind: number, labels: [string, string][] | null): boolean {
+    if (this.flagsAt[position]! & REMOVED || (kind !== -1 && this.kindAt[position] !== kind)) return false;
+    if (!labels) return true;
+    const held = this.labelSets.values[this.labelsAt[position]!]!;
+    return labels.every(([name, value]) => held[name] === value);
   }
 
   /** The same answer as `searchMemories` in memory-repository.ts, from the copy. */
   search(options: LexemeSearch): { hits: LexemeHit[]; total: number; counts: Map<string, number> } {
     const labels = options.labels && Object.keys(options.labels).length ? Object.entries(options.labels) : null;
+    // The kind's number: -1 for any kind, -2 for a kind no memory here has (it matches none).
+    const wanted = options.kind === 'all' ? -1 : this.kinds.values.indexOf(options.kind);
+    const kind = wanted === -1 && options.kind !== 'all' ? -2 : wanted;
     const bringing = options.lexemes.filter((lexeme) => !options.scoreOnly?.has(lexeme));
     const counted = bringing.length ? options.lexemes.filter((lexeme) => options.scoreOnly?.has(lexeme)) : [];
-    const counts = new Map(counted.map((lexeme) => [lexeme, this.count(this.postings.get(lexeme))]));
+    const counts = new Map(counted.map((lexeme) => [lexeme, this.count(this.lexemes.get(lexeme))]));
     // Flat typed arrays, not a Set and a Map of arrays: a common word brings in tens of thousands
     // of memories in a large space. `hitOf[position]` is 1 + the memory's place among the hits,
     // or -1 when it was looked at and left out (removed, another kind, other labels).
-    const hitOf = new Int32Array(this.memories.length);
+    const hitOf = new Int32Array(this.length);
     const found: number[] = [];
     for (const lexeme of this.bringers(bringing.length ? bringing : options.lexemes, counts)) {
-      const posting = this.postings.get(lexeme);
-      if (!posting) continue;
       const factOnly = options.factOnly?.has(lexeme) ?? false;
-      for (let index = 0; index < posting.length; index++) {
-        if (factOnly && posting.levels[index] !== 3) continue;
-        const position = posting.memories[index]!;
-        if (hitOf[position] !== 0) continue;
-        const memory = this.memories[position];
-        if (
-          !memory ||
-          (options.kind !== 'all' && memory.kind !== options.kind) ||
-          (labels && !labels.every(([name, value]) => memory.labels[name] === value))
-        ) {
-          hitOf[position] = -1;
-          continue;
-        }
-        hitOf[position] = found.push(position);
-      }
+      this.postings(this.lexemes.get(lexeme), (position, level) => {
+        if ((factOnly && level !== 3) || hitOf[position] !== 0) return;
+        hitOf[position] = this.matches(position, kind, labels) ? found.push(position) : -1;
+      });
     }
-    if (options.said) this.bringSaid(options.said, options, labels, hitOf, found);
+    if (options.said) this.bringSaid(options.said, kind, labels, hitOf, found);
     const width = options.lexemes.length;
     const levels = new Uint8Array(found.length * width);
     for (let lexemeIndex = 0; lexemeIndex < width; lexemeIndex++) {
-      const posting = this.postings.get(options.lexemes[lexemeIndex]!);
-      if (!posting) continue;
-      const { memories, levels: postingLevels, length } = posting;
-      for (let index = 0; index < length; index++) {
-        const place = hitOf[memories[index]!]!;
-        if (place > 0) levels[(place - 1) * width + lexemeIndex] = postingLevels[index]!;
-      }
+      this.postings(this.lexemes.get(options.lexemes[lexemeIndex]!), (position, level) => {
+        const place = hitOf[position]!;
+        if (place > 0) levels[(place - 1) * width + lexemeIndex] = level;
+      });
     }
     // By id, as the store answers: each hit's id and place in one number, id * places + place
     // (exact in a double: ids are below 2^31, a copy holds far fewer than 2^21 memories), sorted
     // as numbers.
     const places = found.length;
     const keys = new Float64Array(places);
-    for (let place = 0; place < places; place++) keys[place] = this.memories[found[place]!]!.id * places + place;
+    for (let place = 0; place < places; place++) keys[place] = this.idAt[found[place]!]! * places + place;
     keys.sort();
     const hits = new Array<LexemeHit>(keys.length);
     for (let order = 0; order < places; order++) {
       const place = keys[order]! % places;
-      const memory = this.memories[found[place]!]!;
+      const position = found[place]!;
       const from = place * width;
       const hitLevels = new Array<number>(width);
       for (let index = 0; index < width; index++) hitLevels[index] = levels[from + index]!;
+      const slot = this.slotAt[position]!;
+      const flags = this.flagsAt[position]!;
       hits[order] = {
-        id: memory.id,
-        kind: memory.kind,
-        about: memory.about,
-        created_at: memory.created_at,
-        said: memory.said,
-        passage: memory.passage,
-        slot: memory.slot,
-        dated: memory.dated,
-        reported: memory.reported,
+        id: this.idAt[position]!,
+        kind: this.kinds.values[this.kindAt[position]!]!,
+        about: this.abouts.values[this.aboutAt[position]!]!,
+        created_at: this.createdAt[position]!,
+        said: this.saidAt[position]!,
+        passage: this.passageOf(position),
+        slot: slot === -1 ? null : this.texts.values[slot]!,
+        dated: (flags & DATED) !== 0,
+        reported: (flags & REPORTED) !== 0,
         levels: hitLevels,
       };
     }
@@ -234,21 +490,18 @@ export class SpaceIndex {
   /** Brings in the memories said in a span (see LexemeSearch.said), the newest first, as the store does. */
   private bringSaid(
     span: { start: number; end: number },
-    options: LexemeSearch,
+    kind: number,
     labels: [string, string][] | null,
     hitOf: Int32Array,
     found: number[],
   ): void {
     const inSpan: number[] = [];
-    this.memories.forEach((memory, position) => {
-      if (!memory || memory.said < span.start || memory.said >= span.end) return;
-      if (options.kind !== 'all' && memory.kind !== options.kind) return;
-      if (labels && !labels.every(([name, value]) => memory.labels[name] === value)) return;
+    for (let position = 0; position < this.length; position++) {
+      const said = this.saidAt[position]!;
+      if (said < span.start || said >= span.end || !this.matches(position, kind, labels)) continue;
       inSpan.push(position);
-    });
-    inSpan.sort(
-      (left, right) => this.memories[right]!.said - this.memories[left]!.said || this.memories[right]!.id - this.memories[left]!.id,
-    );
+    }
+    inSpan.sort((left, right) => this.saidAt[right]! - this.saidAt[left]! || this.idAt[right]! - this.idAt[left]!);
     for (const position of inSpan.slice(0, SAID_BROUGHT)) if (hitOf[position] === 0) hitOf[position] = found.push(position);
   }
 
@@ -263,14 +516,14 @@ export class SpaceIndex {
    * searched in full, exactly as the store's own search.
    */
   private bringers(lexemes: string[], counts: Map<string, number>): string[] {
-    const sizes = lexemes.map((lexeme) => this.postings.get(lexeme)?.length ?? 0);
+    const sizes = lexemes.map((lexeme) => this.postingCount(this.lexemes.get(lexeme)));
     if (sizes.reduce((sum, size) => sum + size, 0) <= MAX_CANDIDATES) return lexemes;
     const rarestFirst = lexemes.map((lexeme, index) => ({ lexeme, size: sizes[index]! })).sort((left, right) => left.size - right.size);
     const bringing: string[] = [];
     let held = 0;
     for (const { lexeme, size } of rarestFirst) {
       if (bringing.length && held + size > MAX_CANDIDATES) {
-        counts.set(lexeme, this.count(this.postings.get(lexeme)));
+        counts.set(lexeme, this.count(this.lexemes.get(lexeme)));
         continue;
       }
       bringing.push(lexeme);
@@ -287,86 +540,123 @@ export class SpaceIndex {
   rank(ids: number[], lexemes: string[]): Map<number, number> {
     // A lexeme's postings are in the order of positions (memories are only ever added at the
     // end): each memory ranked is found in them by bisection, not by walking them all.
-    const positions = [...new Set(ids.filter((id) => this.positionOf.has(id)).map((id) => this.positionOf.get(id)!))];
+    const positions = [...new Set(ids.map((id) => this.positionOf(id)).filter((position): position is number => position !== undefined))];
     const sums = new Array<number>(positions.length).fill(0);
-    for (const lexeme of lexemes) {
-      const posting = this.postings.get(lexeme);
-      if (!posting) continue;
+    for (const word of lexemes) {
+      const lexeme = this.lexemes.get(word);
+      if (lexeme === undefined) continue;
+      const from = lexeme + 1 < this.starts.length ? this.starts[lexeme]! : 0;
+      const to = lexeme + 1 < this.starts.length ? this.starts[lexeme + 1]! : 0;
+      const tail = this.tails.get(lexeme);
       positions.forEach((position, index) => {
-        const at = bisect(posting.memories, posting.length, position);
-        if (at < posting.length && posting.memories[at] === position) sums[index]! += posting.tenths[at]!;
+        const at = bisect(this.postingPositions, from, to, position);
+        if (at < to && this.postingPositions[at] === position) sums[index]! += this.postingTenths[at]!;
+        else if (tail) {
+          const late = bisect(tail.positions, 0, tail.positions.length, position);
+          if (late < tail.positions.length && tail.positions[late] === position) sums[index]! += tail.tenths[late]!;
+        }
       });
     }
     const ranks = new Map<number, number>();
     positions.forEach((position, index) => {
       const sum = sums[index]! / 10;
-      ranks.set(this.memories[position]!.id, sum / (sum + 1));
+      ranks.set(this.idAt[position]!, sum / (sum + 1));
     });
     return ranks;
   }
 }
 
-/** The first index below `length` whose value is at least `value` (`length` when none is), in ascending `values`. */
-function bisect(values: Int32Array, length: number, value: number): number {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (values[middle]! < value) low = middle + 1;
-    else high = middle;
+/** Position weights in tenths by letter (A 1, B 0.4, C 0.2, D 0.1), and the level each stands for (A and B 3, C 2, D 1). */
+const WEIGHT_TENTHS = [10, 4, 2, 1];
+const WEIGHT_LEVEL = [3, 3, 2, 1];
+
+/** The lexemes of the tsvector read last by `readTsvector`, with their levels and weights (in tenths). */
+const scratch: { lexemes: string[]; levels: number[]; tenths: number[]; positioned: boolean[] } = {
+  lexemes: [],
+  levels: [],
+  tenths: [],
+  positioned: [],
+};
+
+/**
+ * Reads the lexemes of a tsvector's text form ('word':1A,5,7C; no positions for the broader
+ * words, which stand for the memory's own words and add no cover) into `scratch`, with each one's
+ * level (the highest of its positions) and summed weights; returns how many there are.
+ */
+function readTsvector(text: string): number {
+  let count = 0;
+  let at = 0;
+  const end = text.length;
+  for (;;) {
+    const open = text.indexOf("'", at);
+    if (open === -1) break;
+    // '' stands for a quote, a backslash for the character after it.
+    let lexeme = '';
+    let from = open + 1;
+    let index = from;
+    let closed = false;
+    while (index < end) {
+      const code = text.charCodeAt(index);
+      if (code === 39) {
+        if (text.charCodeAt(index + 1) !== 39) {
+          closed = true;
+          break;
+        }
+        lexeme += text.slice(from, index + 1);
+        index += 2;
+        from = index;
+      } else if (code === 92 && index + 1 < end) {
+        lexeme += text.slice(from, index) + text[index + 1];
+        index += 2;
+        from = index;
+      } else {
+        index += 1;
+      }
+    }
+    if (!closed) break;
+    lexeme += text.slice(from, index);
+    at = index + 1;
+    let level = 3;
+    let tenths = 0;
+    const positioned = text.charCodeAt(at) === 58 && isPositionCode(text.charCodeAt(at + 1));
+    if (positioned) {
+      level = 0;
+      // The weight of the position being read: its letter (A 0 … D 3), D without one.
+      let weight = 3;
+      for (at += 1; at <= end; at++) {
+        const code = at < end ? text.charCodeAt(at) : -1;
+        if (code >= 65 && code <= 68) weight = code - 65;
+        else if (code >= 48 && code <= 57) weight = 3;
+        else {
+          level = Math.max(level, WEIGHT_LEVEL[weight]!);
+          tenths += WEIGHT_TENTHS[weight]!;
+          weight = 3;
+          if (code !== 44) break;
+        }
+      }
+    }
+    scratch.lexemes[count] = lexeme;
+    scratch.levels[count] = level;
+    scratch.tenths[count] = tenths;
+    scratch.positioned[count] = positioned;
+    count += 1;
   }
-  return low;
+  return count;
 }
 
-/** What the copy keeps of a parsed memory (labels shared when there are none). */
-function indexed(memory: ParsedMemory): IndexedMemory {
-  // Written out field by field, not spread: every memory of a copy then has one shape, which
-  // recall reads thousands of times a question far faster than the spread's dictionary objects.
-  return {
-    id: memory.id,
-    kind: memory.kind,
-    about: memory.about,
-    created_at: memory.created_at,
-    said: memory.said,
-    passage: memory.passage,
-    slot: memory.slot,
-    dated: memory.dated,
-    reported: memory.reported,
-    labels: Object.keys(memory.labels).length ? memory.labels : NO_LABELS,
-  };
+/** A digit, a comma or a weight letter A to D. */
+function isPositionCode(code: number): boolean {
+  return (code >= 48 && code <= 57) || code === 44 || (code >= 65 && code <= 68);
 }
 
-function grow<T extends Int32Array | Uint8Array | Uint16Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
-
-/** Position weights in tenths: A 1, B 0.4, C 0.2, D 0.1. */
-const WEIGHT_TENTHS: Record<string, number> = { A: 10, B: 4, C: 2, D: 1 };
-/** One lexeme of a tsvector's text: 'word':1A,5,7C (no positions for the broader words). */
-const TSV_ENTRY = /'((?:[^'\\]|''|\\.)*)'(?::([\d,A-D]+))?/g;
-
-/** The lexemes of a tsvector's text form, with their levels and weights (in tenths). */
+/** The lexemes of a tsvector's text form, with their levels and weights (in tenths): what a copy reads of it (tests). */
 export function parseTsvector(text: string): { levels: Map<string, number>; weights: Map<string, number> } {
   const levels = new Map<string, number>();
   const weights = new Map<string, number>();
-  for (const match of text.matchAll(TSV_ENTRY)) {
-    const lexeme = match[1]!.replace(/''/g, "'").replace(/\\(.)/g, '$1');
-    const positions = match[2];
-    if (positions === undefined) {
-      // Broader words have no positions: they stand for the memory's own words, and add no cover.
-      levels.set(lexeme, 3);
-      continue;
-    }
-    let level = 0;
-    let sum = 0;
-    for (const position of positions.split(',')) {
-      const weight = /[A-D]$/.test(position) ? position.at(-1)! : 'D';
-      level = Math.max(level, weight === 'A' || weight === 'B' ? 3 : weight === 'C' ? 2 : 1);
-      sum += WEIGHT_TENTHS[weight]!;
-    }
-    levels.set(lexeme, level);
-    weights.set(lexeme, sum);
+  const count = readTsvector(text);
+  for (let index = 0; index < count; index++) {
+    levels.set(scratch.lexemes[index]!, scratch.levels[index]!);
+    if (scratch.positioned[index]) weights.set(scratch.lexemes[index]!, scratch.tenths[index]!);
   }
   return { levels, weights };
 }
@@ -390,7 +680,10 @@ const FRESH_FOR_MS = 30 * 60_000;
 /** The copies of one process, by account and space. */
 export class MemoryIndexCache {
   private readonly copies = new Map<string, SpaceIndex>();
-  private readonly building = new Map<string, number>();
+  /** The copy being built of each space: every request of the space waits for the same one. */
+  private readonly builds = new Map<string, Promise<SpaceIndex | null>>();
+  /** When each space's last build ended. */
+  private readonly built = new Map<string, number>();
   /** When each copy was last read from the store or brought up to date. */
   private readonly refreshed = new Map<string, number>();
   /** Copies being brought up to date: every request of that space waits for the same one. */
@@ -398,7 +691,7 @@ export class MemoryIndexCache {
   private held = 0;
 
   constructor(
-    private limits: { maxSpace: number; maxHeld: number; rebuildMs: number; buildChunk?: number } = {
+    private limits: { maxSpace: number; maxHeld: number; rebuildMs: number; buildChunk?: number; mergeAt?: number } = {
       maxSpace: MAX_SPACE,
       maxHeld: MAX_HELD,
       rebuildMs: REBUILD_MS,
@@ -418,12 +711,16 @@ export class MemoryIndexCache {
   }
 
   /**
-   * The copy of the space at `version` (or newer), or null. A copy a few changes behind is
-   * brought up to date first, by what changed (the request waits a few milliseconds); a
-   * missing copy, or one too far behind, is rebuilt in the background (`wait` builds it
-   * first, for tests and warm-up) and recall reads the store meanwhile.
+   * The copy of the space at `version` (or newer), or null (recall then reads the store). A copy
+   * a few changes behind is brought up to date first, by what changed (the request waits a few
+   * milliseconds). A missing copy, or one too far behind, is built whole, and every request of
+   * the space waits for that one build rather than searching the store meanwhile: at 100k
+   * memories 32 callers each reading every match's tsvector out of the store held gigabytes at
+   * once, where the build reads each memory once, in chunks. A copy that still falls short of
+   * `version` after its build (the space was written to meanwhile) is rebuilt at most once every
+   * `rebuildMs`, and recall reads the store until then.
    */
-  async current(db: Db, scope: Scope, version: string | null, options: { wait?: boolean } = {}): Promise<SpaceIndex | null> {
+  async current(db: Db, scope: Scope, version: string | null): Promise<SpaceIndex | null> {
     if (version === null || this.limits.maxHeld === 0) return null;
     const key = `${scope.accountId}\u0000${scope.space}`;
     let copy = this.copies.get(key);
@@ -444,19 +741,27 @@ export class MemoryIndexCache {
       this.copies.set(key, copy);
       return copy;
     }
-    const started = this.building.get(key);
-    if (started !== undefined && (started === Infinity || Date.now() - started < this.limits.rebuildMs)) return null;
-    if (this.building.size > 10_000) {
-      // Forget when spaces long since rebuilt were last rebuilt: only recent times matter.
-      for (const [other, at] of this.building) if (at !== Infinity && Date.now() - at >= this.limits.rebuildMs) this.building.delete(other);
+    let build = this.builds.get(key);
+    if (!build) {
+      const ended = this.built.get(key);
+      if (ended !== undefined && Date.now() - ended < this.limits.rebuildMs) return null;
+      if (this.built.size > 10_000) {
+        // Forget when spaces long since rebuilt were last rebuilt: only recent times matter.
+        for (const [other, at] of this.built) if (Date.now() - at >= this.limits.rebuildMs) this.built.delete(other);
+      }
+      // The copy being replaced cannot answer for this version: it goes before its successor is
+      // read, so that the process never holds a large space twice.
+      this.drop(key);
+      build = this.build(db, scope, key)
+        .catch(() => null)
+        .finally(() => {
+          this.builds.delete(key);
+          this.built.set(key, Date.now());
+        });
+      this.builds.set(key, build);
     }
-    this.building.set(key, Infinity);
-    const build = this.build(db, scope, key)
-      .catch(() => null)
-      .finally(() => this.building.set(key, Date.now()));
-    if (!options.wait) return null;
     const built = await build;
-    return built && BigInt(built.version) >= BigInt(version) ? built : null;
+    return built && this.copies.get(key) === built && BigInt(built.version) >= BigInt(version) ? built : null;
   }
 
   /** Applies to a copy the memories changed since its version; null when it must be rebuilt whole instead. */
@@ -477,7 +782,7 @@ export class MemoryIndexCache {
         select ${hitColumns} from memories m
         where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current' and m.id = any(${changes.ids}::int[])
         order by m.id`.execute(db);
-      if (!copy.apply(changes.version, changes.ids, rows.map(parseRow))) return null;
+      if (!copy.apply(changes.version, changes.ids, rows)) return null;
     } else {
       copy.version = changes.version;
     }
@@ -508,14 +813,15 @@ export class MemoryIndexCache {
     // between two, and neither the store nor this process holds the whole space's rows at once.
     // A memory changed meanwhile is newer than the version read first: the next refresh applies
     // it again, as any change after the version.
-    const copy = new SpaceIndex(found.version);
+    const copy = new SpaceIndex(found.version, found.count, this.limits.mergeAt);
     const chunk = this.limits.buildChunk ?? BUILD_CHUNK;
     for (let after = 0; ; ) {
       const { rows } = await sql<HitRow>`
         select ${hitColumns} from memories m
         where m.account_id = ${scope.accountId} and m.space = ${scope.space} and m.status = 'current' and m.id > ${after}
         order by m.id limit ${chunk}`.execute(db);
-      copy.append(rows.map(parseRow));
+      // Each chunk's rows are read straight into the copy and let go before the next is read.
+      copy.appendRows(rows);
       const last = rows.at(-1);
       if (last === undefined || rows.length < chunk) break;
       after = last.id;
@@ -548,15 +854,10 @@ export class MemoryIndexCache {
   /** Forgets every copy (tests). */
   clear(): void {
     this.copies.clear();
-    this.building.clear();
+    this.built.clear();
     this.refreshed.clear();
     this.held = 0;
   }
-}
-
-/** A row of `hitColumns` as a copy holds it. */
-function parseRow(row: HitRow): ParsedMemory {
-  return { ...hitOf(row), labels: row.labels ?? {}, ...parseTsvector(row.tsv) };
 }
 
 const caches = new WeakMap<Db, MemoryIndexCache>();

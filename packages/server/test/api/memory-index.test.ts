@@ -77,7 +77,7 @@ describe('the in-process copy of a space index', () => {
     const cache = new MemoryIndexCache();
     const scope = scopeOf('maria');
     const { version } = await lexemesAndVersion(store.db, scope, ['x']);
-    const copy = await cache.current(store.db, scope, version, { wait: true });
+    const copy = await cache.current(store.db, scope, version);
     expect(copy).not.toBeNull();
     let compared = 0;
     for (const question of QUESTIONS) {
@@ -101,13 +101,12 @@ describe('the in-process copy of a space index', () => {
   it('built in chunks, answers as one read whole', async () => {
     const scope = scopeOf('maria');
     const { version } = await lexemesAndVersion(store.db, scope, ['x']);
-    const whole = await new MemoryIndexCache().current(store.db, scope, version, { wait: true });
+    const whole = await new MemoryIndexCache().current(store.db, scope, version);
     // Three memories a statement: the space is read in several chunks.
     const chunked = await new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0, buildChunk: 3 }).current(
       store.db,
       scope,
       version,
-      { wait: true },
     );
     expect(chunked!.size).toBe(whole!.size);
     expect(chunked!.size).toBeGreaterThan(6);
@@ -121,7 +120,7 @@ describe('the in-process copy of a space index', () => {
   it('holds only its own space: another space with the same words is never in it', async () => {
     const cache = new MemoryIndexCache();
     const { version } = await lexemesAndVersion(store.db, scopeOf('maria'), ['x']);
-    const copy = await cache.current(store.db, scopeOf('maria'), version, { wait: true });
+    const copy = await cache.current(store.db, scopeOf('maria'), version);
     const lexemes = await lexemesOfWords('maria', ['zed', 'lake', 'swim']);
     const texts = await sql<{ id: number }>`select id from memories where space = 'other'`.execute(store.db);
     const otherIds = new Set(texts.rows.map((row) => row.id));
@@ -137,7 +136,7 @@ describe('the in-process copy of a space index', () => {
     await learnInto('changing', CONVERSATION.slice(0, 2));
     const versionOf = async (space: string) => (await lexemesAndVersion(store.db, scopeOf(space), ['x'])).version;
     const first = await versionOf('changing');
-    const copy = await cache.current(store.db, scope, first, { wait: true });
+    const copy = await cache.current(store.db, scope, first);
     expect(copy?.version).toBe(first);
     const firstSize = copy!.size;
 
@@ -147,7 +146,7 @@ describe('the in-process copy of a space index', () => {
     expect(added).not.toBe(first);
     expect(await versionOf('other')).toBe(otherBefore);
     // The old copy is not handed out for the new version; a fresh one holds the new memories.
-    const fresh = await cache.current(store.db, scope, added, { wait: true });
+    const fresh = await cache.current(store.db, scope, added);
     expect(fresh!.version).toBe(added);
     const freshSize = fresh!.size;
     expect(freshSize).toBeGreaterThan(firstSize);
@@ -155,7 +154,7 @@ describe('the in-process copy of a space index', () => {
     await sql`update memories set status = 'wrong' where id = ${fresh!.ids()[0]!}`.execute(store.db);
     const changed = await versionOf('changing');
     expect(changed).not.toBe(added);
-    const afterChange = await cache.current(store.db, scope, changed, { wait: true });
+    const afterChange = await cache.current(store.db, scope, changed);
     const changedSize = afterChange!.size;
     expect(changedSize).toBe(freshSize - 1);
 
@@ -163,7 +162,7 @@ describe('the in-process copy of a space index', () => {
     await sql`delete from memories where source_id = ${source}`.execute(store.db);
     const removed = await versionOf('changing');
     expect(removed).not.toBe(changed);
-    const afterDelete = await cache.current(store.db, scope, removed, { wait: true });
+    const afterDelete = await cache.current(store.db, scope, removed);
     expect(afterDelete!.size).toBeLessThan(changedSize);
   });
 
@@ -180,16 +179,16 @@ describe('the in-process copy of a space index', () => {
   it('holds no more memories than configured, dropping the least recently used copy, and none at 0', async () => {
     const versionOf = async (space: string) => (await lexemesAndVersion(store.db, scopeOf(space), ['x'])).version;
     const cache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0 });
-    const maria = await cache.current(store.db, scopeOf('maria'), await versionOf('maria'), { wait: true });
+    const maria = await cache.current(store.db, scopeOf('maria'), await versionOf('maria'));
     cache.configure({ maxHeld: maria!.size });
     // Room for maria's copy alone: taking other's drops maria's, which is then built again.
-    const other = await cache.current(store.db, scopeOf('other'), await versionOf('other'), { wait: true });
+    const other = await cache.current(store.db, scopeOf('other'), await versionOf('other'));
     expect(other).not.toBeNull();
-    const again = await cache.current(store.db, scopeOf('maria'), await versionOf('maria'), { wait: true });
+    const again = await cache.current(store.db, scopeOf('maria'), await versionOf('maria'));
     expect(again).not.toBe(maria);
     expect(again?.size).toBe(maria!.size);
     cache.configure({ maxHeld: 0 });
-    expect(await cache.current(store.db, scopeOf('maria'), await versionOf('maria'), { wait: true })).toBeNull();
+    expect(await cache.current(store.db, scopeOf('maria'), await versionOf('maria'))).toBeNull();
   });
 
   it('brought up to date change by change, answers as a copy built whole, over random additions, changes and removals', async () => {
@@ -225,8 +224,12 @@ describe('the in-process copy of a space index', () => {
     }
     await addFacts(20);
     const cache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0 });
-    const kept = await cache.current(store.db, scope, await versionOf(), { wait: true });
+    const kept = await cache.current(store.db, scope, await versionOf());
     expect(kept).not.toBeNull();
+    // Another copy whose added postings join the shared arrays at every change (the first keeps them apart).
+    const mergingCache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0, mergeAt: 0 });
+    const merging = await mergingCache.current(store.db, scope, await versionOf());
+    expect(merging).not.toBeNull();
     const questions = [
       ['painted', 'kayak'],
       ['odile', 'piano', 'sold'],
@@ -250,14 +253,15 @@ describe('the in-process copy of a space index', () => {
         await sql`update memories set status = 'replaced' where id = ${pick(ids)}`.execute(store.db);
       }
       const version = await versionOf();
-      const updated = await cache.current(store.db, scope, version, { wait: true });
+      const updated = await cache.current(store.db, scope, version);
       // The same copy, brought up to date: not one built again.
       expect(updated).toBe(kept);
+      const merged = await mergingCache.current(store.db, scope, version);
+      expect(merged).toBe(merging);
       expect(updated!.version).toBe(version);
-      const rebuilt = await new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0 }).current(store.db, scope, version, {
-        wait: true,
-      });
+      const rebuilt = await new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 0 }).current(store.db, scope, version);
       expect(updated!.ids()).toEqual(rebuilt!.ids());
+      expect(merged!.ids()).toEqual(rebuilt!.ids());
       expect(updated!.size).toBe(rebuilt!.size);
       for (const words of questions) {
         const lexemes = await lexemesOfWords(scope.space, words);
@@ -269,19 +273,51 @@ describe('the in-process copy of a space index', () => {
           const fromUpdated = updated!.search(options);
           const fromRebuilt = rebuilt!.search(options);
           expect(fromUpdated.hits).toEqual(fromRebuilt.hits);
+          expect(merged!.search(options)).toEqual(fromUpdated);
           expect(fromUpdated.total).toBe(fromRebuilt.total);
           expect([...fromUpdated.counts]).toEqual([...fromRebuilt.counts]);
           const hitIds = fromRebuilt.hits.map((hit) => hit.id);
           expect([...updated!.rank(hitIds, lexemes)].sort()).toEqual([...rebuilt!.rank(hitIds, lexemes)].sort());
+          expect([...merged!.rank(hitIds, lexemes)].sort()).toEqual([...rebuilt!.rank(hitIds, lexemes)].sort());
         }
       }
     }
   });
 
+  it('makes every request that finds its space cold wait for one build, none left to search the store', async () => {
+    const scope = scopeOf('maria');
+    const { version } = await lexemesAndVersion(store.db, scope, ['x']);
+    // Statements counted through a plugin: those of one build, then those of 32 requests at once.
+    let statements = 0;
+    const counted = store.db.withPlugin({
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const limits = { maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 60_000, buildChunk: 3 };
+    const alone = await new MemoryIndexCache(limits).current(counted, scope, version);
+    expect(alone).not.toBeNull();
+    const oneBuild = statements;
+    // Three memories a statement: the build takes several round trips, and the requests all arrive during it.
+    expect(oneBuild).toBeGreaterThan(3);
+    statements = 0;
+    const cache = new MemoryIndexCache(limits);
+    const copies = await Promise.all(Array.from({ length: 32 }, () => cache.current(counted, scope, version)));
+    expect(statements).toBe(oneBuild);
+    expect(copies[0]).not.toBeNull();
+    expect(new Set(copies).size).toBe(1);
+    expect(copies[0]!.ids()).toEqual(alone!.ids());
+    // Built once: the next requests get the same copy without a statement.
+    expect(await cache.current(counted, scope, version)).toBe(copies[0]);
+    expect(statements).toBe(oneBuild);
+  });
+
   it('leaves spaces larger than its limit to the store', async () => {
     const cache = new MemoryIndexCache({ maxSpace: 3, maxHeld: 200_000, rebuildMs: 0 });
     const { version } = await lexemesAndVersion(store.db, scopeOf('maria'), ['x']);
-    expect(await cache.current(store.db, scopeOf('maria'), version, { wait: true })).toBeNull();
+    expect(await cache.current(store.db, scopeOf('maria'), version)).toBeNull();
   });
 });
 
