@@ -80,17 +80,8 @@ describe('the embedded store', () => {
     // The request saw the whole batch, committed.
     expect(seen).toBe(2);
   });
-});
 
-describe("the embedded store's thread", () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await openStore({ databaseUrl: null, dataDir: 'memory://' });
-  }, 120_000);
-  afterAll(async () => {
-    await store?.close();
-  });
-
+  // Its thread, on the same store.
   it('runs PGlite on a thread of its own', () => {
     const thread = embeddedThreadOf(store)!;
     expect(thread.worker.threadId).toBeGreaterThan(0);
