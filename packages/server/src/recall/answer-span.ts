@@ -139,11 +139,13 @@ export function answerSpan(question: string, text: string): string | null {
   return spanText(cleaned, before);
 }
 
+/** A written date with the preposition before it, built once ("on 7 May 2023", "in 2022"). */
+const WRITTEN_DATE = new RegExp(`(?:\\b(?:on|in|from|since|during|by)\\s+)?${DATE_WORDING.source}`, 'giu');
+
 /** A text without its written dates ("on 7 May 2023", "in the week of …", "in 2022"). */
 export function withoutDates(text: string): string {
-  const dates = new RegExp(`(?:\\b(?:on|in|from|since|during|by)\\s+)?${DATE_WORDING.source}`, 'giu');
   return text
-    .replace(dates, '')
+    .replace(WRITTEN_DATE, '')
     .replace(/\s{2,}/g, ' ')
     .replace(/\s+([,.;!?])/g, '$1')
     .trim();
