@@ -69,7 +69,7 @@ export default defineConfig({
         test: { name: 'console', include: ['packages/server/test/console/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 },
       },
       {
-        // @engram/ai-sdk, @engram/express, @engram/langchain, @engram/llamaindex and @engram/openai: each package's globalSetup starts one real Engram.
+        // @engram/ai-sdk, @engram/express, @engram/langchain, @engram/llamaindex and @engram/openai: one real Engram for them all (test/adapters/setup.ts).
         resolve: {
           alias: {
             ...alias,
@@ -89,13 +89,7 @@ export default defineConfig({
             'packages/llamaindex/test/**/*.test.ts',
             'packages/openai/test/**/*.test.ts',
           ],
-          globalSetup: [
-            'packages/ai-sdk/test/setup.ts',
-            'packages/express/test/setup.ts',
-            'packages/langchain/test/setup.ts',
-            'packages/llamaindex/test/setup.ts',
-            'packages/openai/test/setup.ts',
-          ],
+          globalSetup: ['test/adapters/setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           typecheck: { enabled: true, include: ['packages/ai-sdk/test/**/*.test-d.ts'], tsconfig: 'packages/ai-sdk/tsconfig.json' },

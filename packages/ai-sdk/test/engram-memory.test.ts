@@ -19,7 +19,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     const { text } = await sdk.generateText({ model, system: 'You are a kind assistant.', prompt: 'Where does Alice live?' });
 
     expect(text).toBe('You live in Porto.');
-    expect(to('/v1/context').map((call) => call.body)).toEqual([{ question: 'Where does Alice live?', space }]);
+    expect(to('POST', '/v1/context').map((call) => call.body)).toEqual([{ question: 'Where does Alice live?', space }]);
     const [first, second] = systemTexts(prompts[0]!);
     expect(first).toBe('You are a kind assistant.');
     expect(second).toContain('What you remember about this user');
@@ -41,7 +41,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     expect(systemTexts(prompts[0]!)).toEqual([]); // nothing stored yet: no block
 
     await memory.flush();
-    const saves = to('/v1/memories');
+    const saves = to('POST', '/v1/memories');
     expect(saves).toHaveLength(1);
     expect(saves[0]!.body).toMatchObject({
       space,
@@ -57,8 +57,8 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     expect(second.text).toBe('You moved to Lisbon.');
     expect(systemTexts(prompts[1]!).join('\n')).toContain('Lisbon');
     await memory.flush();
-    expect(to('/v1/memories')).toHaveLength(2);
-    expect(to('/v1/context')).toHaveLength(2);
+    expect(to('POST', '/v1/memories')).toHaveLength(2);
+    expect(to('POST', '/v1/context')).toHaveLength(2);
   });
 
   it('saves a streamed turn once, with the reply put together from its pieces', async () => {
@@ -71,8 +71,8 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     expect(text).toBe('Good to know about your sister Mira.');
     await memory.flush();
 
-    expect(to('/v1/context')).toHaveLength(1);
-    expect(to('/v1/memories').map((call) => call.body?.messages)).toEqual([
+    expect(to('POST', '/v1/context')).toHaveLength(1);
+    expect(to('POST', '/v1/memories').map((call) => call.body?.messages)).toEqual([
       [
         { role: 'user', content: 'My sister is called Mira.', at: expect.any(String) },
         { role: 'assistant', content: 'Good to know about your sister Mira.' },
@@ -109,11 +109,11 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
       expect(prompts).toHaveLength(2);
       expect(lastRole(prompts[1]!)).toBe('tool');
       // One question for the turn: the continuation carries the same block and asks nothing.
-      expect(to('/v1/context')).toHaveLength(1);
+      expect(to('POST', '/v1/context')).toHaveLength(1);
       expect(systemTexts(prompts[0]!)).toHaveLength(1);
       expect(systemTexts(prompts[0]!)[0]).toContain('vegetarian');
       expect(systemTexts(prompts[1]!)).toEqual(systemTexts(prompts[0]!));
-      const saves = to('/v1/memories').filter((call) => call.body?.messages !== undefined);
+      const saves = to('POST', '/v1/memories').filter((call) => call.body?.messages !== undefined);
       expect(saves).toHaveLength(1);
       expect(saves[0]!.body?.messages).toEqual([
         { role: 'user', content: 'Book a vegetarian table for Dan.', at: expect.any(String) },
@@ -207,7 +207,7 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     expect(handed).toHaveLength(1);
     await Promise.all(handed);
 
-    expect(to('/v1/memories').map((call) => (call.body!.messages as Array<{ content: string }>)[0]!.content)).toEqual([
+    expect(to('POST', '/v1/memories').map((call) => (call.body!.messages as Array<{ content: string }>)[0]!.content)).toEqual([
       'I play the cello on Sundays.',
     ]);
     const { sources } = await client.sources.list({ space });

@@ -76,6 +76,6 @@ describe('engramTools', () => {
       prompt: 'Remember that I run at six.',
     });
     expect(text).toBe('Saved.');
-    expect(to('/v1/memories').map((call) => call.body)).toEqual([{ text: 'Hal runs every morning at six.', space }]);
+    expect(to('POST', '/v1/memories').map((call) => call.body)).toEqual([{ text: 'Hal runs every morning at six.', space }]);
   });
 });

@@ -20,7 +20,7 @@ describe('EngramMemoryBlock in a LlamaIndex Memory', () => {
 
     const messages = await memory.getLLM();
 
-    expect(to('/v1/context').map((call) => call.body)).toEqual([{ question: 'What vegetables do I grow on my balcony?', space }]);
+    expect(to('POST', '/v1/context').map((call) => call.body)).toEqual([{ question: 'What vegetables do I grow on my balcony?', space }]);
     const system = messages.filter((message) => message.role === 'system').map((message) => message.content as string);
     expect(system).toHaveLength(2);
     expect(system[0]).toContain('What you remember about this user');
@@ -39,10 +39,10 @@ describe('EngramMemoryBlock in a LlamaIndex Memory', () => {
 
     const first = await chat.chat({ message: 'I moved to Oslo in May to work at a shipyard.' });
     expect(first.message.content).toBe('Noted!');
-    expect(to('/v1/memories')).toHaveLength(0); // the turn is not finished until the next message comes
+    expect(to('POST', '/v1/memories')).toHaveLength(0); // the turn is not finished until the next message comes
     await chat.chat({ message: 'Thanks, that is all for today.' });
     await block.flush();
-    const saves = to('/v1/memories');
+    const saves = to('POST', '/v1/memories');
     expect(saves).toHaveLength(1);
     expect(saves[0]!.body).toMatchObject({ space });
     expect((saves[0]!.body!.messages as Saved).map(({ role, content }) => ({ role, content }))).toEqual([
@@ -59,8 +59,8 @@ describe('EngramMemoryBlock in a LlamaIndex Memory', () => {
     ]);
     await block.put([{ id: 'late', role: 'assistant', content: 'Anything else?' }]);
     await block.flush();
-    expect(to('/v1/memories')).toHaveLength(2);
-    expect(to('/v1/memories')[1]!.body!.messages).toEqual([
+    expect(to('POST', '/v1/memories')).toHaveLength(2);
+    expect(to('POST', '/v1/memories')[1]!.body!.messages).toEqual([
       { role: 'user', content: 'I moved to Oslo in May to work at a shipyard.' },
       { role: 'assistant', content: 'Anything else?' },
     ]);

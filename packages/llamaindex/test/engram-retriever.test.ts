@@ -15,7 +15,7 @@ describe('EngramRetriever', () => {
 
     const nodes = await retriever.retrieve({ query: 'Where does Ana keep her bees?' });
 
-    expect(to('/v1/search').map((call) => call.body)).toEqual([{ q: 'Where does Ana keep her bees?', limit: 5, space }]);
+    expect(to('POST', '/v1/search').map((call) => call.body)).toEqual([{ q: 'Where does Ana keep her bees?', limit: 5, space }]);
     expect(nodes.length).toBeGreaterThanOrEqual(1);
     const [first] = nodes;
     expect(first!.node).toBeInstanceOf(TextNode);
@@ -71,9 +71,9 @@ describe('EngramRetriever', () => {
     const space = freshSpace('cy');
     const { client, to } = recordingClient();
     expect(await new EngramRetriever({ client, space }).retrieve({ query: '   ' })).toEqual([]);
-    expect(to('/v1/search')).toHaveLength(0);
+    expect(to('POST', '/v1/search')).toHaveLength(0);
     await new EngramRetriever({ client, space, kind: 'people' }).retrieve({ query: 'friends' });
-    expect(to('/v1/search')[0]!.body).toEqual({ q: 'friends', kind: 'people', space });
+    expect(to('POST', '/v1/search')[0]!.body).toEqual({ q: 'friends', kind: 'people', space });
   });
 
   it('feeds a ContextChatEngine: the model reads the recalled memory', async () => {

@@ -60,10 +60,10 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     expect(system[1]).toContain('What you remember about this user');
     expect(system[1]).toMatch(/- .*blue bicycle.*\[.*\d{1,2} [A-Z][a-z]+ \d{4}\]/);
     expect((request.body.messages as Array<{ role: string }>).map((message) => message.role)).toEqual(['system', 'system', 'user']);
-    expect(to('/v1/context').map((call) => call.body)).toEqual([{ question: 'How do I get to work?', space }]);
+    expect(to('POST', '/v1/context').map((call) => call.body)).toEqual([{ question: 'How do I get to work?', space }]);
 
     await openai.flush();
-    expect(to('/v1/memories').map((call) => call.body?.messages)).toEqual([
+    expect(to('POST', '/v1/memories').map((call) => call.body?.messages)).toEqual([
       undefined, // the note added above
       [
         { role: 'user', content: 'How do I get to work?', at: expect.any(String) },
@@ -91,7 +91,7 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     expect(text).toBe('Noted, your brother Joris lives in Ghent.');
     await openai.flush();
 
-    expect(to('/v1/memories').map((call) => call.body)).toEqual([
+    expect(to('POST', '/v1/memories').map((call) => call.body)).toEqual([
       {
         space,
         messages: [
@@ -134,7 +134,7 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     expect(request.body.instructions).toMatch(/^Answer in one line\.\n\nWhat you remember about this user[\s\S]*marathon/);
     await openai.flush();
     expect(
-      to('/v1/memories')
+      to('POST', '/v1/memories')
         .slice(1)
         .map((call) => call.body?.messages),
     ).toEqual([
@@ -160,7 +160,7 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
     expect(text).toBe('Got it: you start at the bakery on Monday.');
     await openai.flush();
-    expect(to('/v1/memories').map((call) => call.body?.messages)).toEqual([
+    expect(to('POST', '/v1/memories').map((call) => call.body?.messages)).toEqual([
       [
         { role: 'user', content: 'I start a new job at the bakery on Monday.', at: expect.any(String) },
         { role: 'assistant', content: 'Got it: you start at the bakery on Monday.' },
@@ -187,13 +187,13 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     await openai.flush();
 
     expect(second.choices[0]!.message.content).toBe('Booked a vegan table.');
-    expect(to('/v1/context')).toHaveLength(1);
+    expect(to('POST', '/v1/context')).toHaveLength(1);
     const [step1, step2] = fake.requests.slice(before);
     expect(systemMessages(step1!)).toHaveLength(1);
     expect(systemMessages(step1!)[0]).toContain('vegan');
     expect(systemMessages(step2!)).toEqual(systemMessages(step1!));
     expect(
-      to('/v1/memories')
+      to('POST', '/v1/memories')
         .slice(1)
         .map((call) => call.body?.messages),
     ).toEqual([
@@ -224,8 +224,8 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     await openai.flush();
 
     expect(second.output_text).toBe('It is 14 degrees in Bergen.');
-    expect(to('/v1/context')).toHaveLength(1);
-    expect(to('/v1/memories').map((call) => call.body?.messages)).toEqual([
+    expect(to('POST', '/v1/context')).toHaveLength(1);
+    expect(to('POST', '/v1/memories').map((call) => call.body?.messages)).toEqual([
       [
         { role: 'user', content: 'What is the weather like in Bergen, where I live?', at: expect.any(String) },
         { role: 'assistant', content: 'It is 14 degrees in Bergen.' },
@@ -339,7 +339,7 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     });
     await openai.flush();
 
-    expect(to('/v1/memories').map((call) => (call.body!.messages as Array<{ content: string }>)[0]!.content)).toEqual([
+    expect(to('POST', '/v1/memories').map((call) => (call.body!.messages as Array<{ content: string }>)[0]!.content)).toEqual([
       'I collect old maps of Flanders.',
     ]);
     expect(await savedTurns(client, space)).toHaveLength(1);

@@ -2,22 +2,13 @@ import type { AddressInfo } from 'node:net';
 import type { ClientOptions } from '@engram/client';
 import { Engram } from '@engram/client';
 import type { Express } from 'express';
-import { inject } from 'vitest';
 
-/** The owner's account key of the test server (test/setup.ts starts it once for the whole run). */
-export const TEST_KEY = 'egk_express_test_key_0123456789abcdefghijklmnop';
+import { freshSpace, serverUrl, TEST_KEY } from '../../../../test/adapters/server.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    expressServerUrl: string;
-  }
-}
+export { freshSpace, TEST_KEY };
 
-/** The shared real Engram's address. */
-export const engramUrl = () => inject('expressServerUrl');
-
-/** A space no other test uses. */
-export const freshSpace = (label = 'user') => `${label}-${crypto.randomUUID()}`;
+/** The shared real Engram's address (test/adapters/setup.ts starts it once for the whole run). */
+export const engramUrl = serverUrl;
 
 /** An account-key client of the test server that counts the calls it makes, by method and path. */
 export function recordingClient(options: ClientOptions = {}) {
