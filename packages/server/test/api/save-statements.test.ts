@@ -5,11 +5,12 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { admissionGroupsOf } from '../../src/http/admission.js';
 import { createApp } from '../../src/http/app.js';
 import { RequestLog } from '../../src/http/request-log.js';
 import { periodOf } from '../../src/meter/usage.js';
 import { save } from '../../src/operations/save.js';
-import { createAccount, createAccountKey } from '../../src/store/account-repository.js';
+import { createAccount, createAccountKey, hashKey } from '../../src/store/account-repository.js';
 import type { Database, Db } from '../../src/store/database.js';
 import { createLimitedKey } from '../../src/store/key-repository.js';
 import { migrate } from '../../src/store/migrations.js';
@@ -117,6 +118,8 @@ describe('statements of a save', () => {
       embedded ? ['with', 'with'] : ['with', 'begin', 'with', 'insert', 'commit'],
     );
     if (embedded) expect(saved.statements[1]).toMatch(/ insert into sources .* insert into jobs /);
+    // A call alone is admitted by the statement made for one key (http/admission.ts).
+    expect(saved.statements[0]).not.toContain('unnest');
     // The usage is read once, with the key.
     expect(saved.statements.filter((statement) => statement.includes('usage_counters'))).toHaveLength(1);
     // The answer is the source as it is stored.
@@ -358,5 +361,29 @@ describe('calls that come together', () => {
     const errors = await Promise.all(ran.responses.slice(1, 3).map((response) => response.json() as Promise<any>));
     expect(errors.map((body) => body.error.message)).toEqual(['The key is not valid', 'The key has been revoked']);
     expect(admissions(ran.statements)).toHaveLength(embedded ? 1 : 4);
+  });
+
+  it('of different usage periods are admitted apart, each reading its own period', async () => {
+    const { id, key } = await account();
+    const space = freshSpace();
+    const now = new Date();
+    const thisPeriod = periodOf(now).start;
+    const lastPeriod = periodOf(new Date(thisPeriod.getTime() - 1)).start;
+    await addLearnedTokens(db, { accountId: id, space }, thisPeriod, 300);
+    await addLearnedTokens(db, { accountId: id, space }, lastPeriod, 40);
+    statements.length = 0;
+    counting = true;
+    const groups = admissionGroupsOf(db);
+    const [current, previous, again] = await Promise.all([
+      groups.admit(hashKey(key), now, thisPeriod),
+      groups.admit(hashKey(key), now, lastPeriod),
+      groups.admit(hashKey(key), now, thisPeriod),
+    ]).finally(() => {
+      counting = false;
+    });
+    expect([current, previous, again].map((admission) => admission?.usage?.figures.learnedTokens)).toEqual([300, 40, 300]);
+    // The two calls of this period in one statement (counted first, in their order), the other period's in the next.
+    expect(admissions(statements)).toHaveLength(2);
+    expect([current, previous, again].map((admission) => admission?.rate?.count)).toEqual([1, 3, 2]);
   });
 });
