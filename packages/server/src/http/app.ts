@@ -86,7 +86,8 @@ export function createApp(deps: AppDeps) {
   app.use('/v1/*', (c, next) => (c.req.path === '/v1/openapi.json' ? next() : logCall(c, next)));
   // The OpenAPI document is public; every other /v1 call passes auth, its rate limit and usage headers.
   const keyed = [
-    authenticate({ db: deps.db, now: deps.now }),
+    // On the embedded store, calls that come together are admitted in one statement (http/admission.ts).
+    authenticate({ db: deps.db, now: deps.now, grouped: deps.config.databaseUrl === null }),
     rateLimit({ db: deps.db, accountRpm: deps.config.accountRpm }),
     usageHeaders({ meter: meterOf(deps) }),
   ];

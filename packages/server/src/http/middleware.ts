@@ -6,6 +6,7 @@ import { hashKey } from '../store/account-repository.js';
 import type { Db } from '../store/database.js';
 import { newRequestId } from '../store/ids.js';
 import { admitCall, countRequest } from '../store/usage-repository.js';
+import { admissionGroupsOf } from './admission.js';
 import type { AppEnv } from './context.js';
 import { HttpError } from './errors.js';
 
@@ -25,13 +26,25 @@ export const requestId = ({ header = 'X-Request-ID' } = {}): MiddlewareHandler<A
  * request for `rateLimit` and reads the account's usage for `usageHeaders`: one round trip
  * before the call's own work instead of four.
  */
-export const authenticate = ({ db, now = () => new Date() }: { db: Db; now?: () => Date }): MiddlewareHandler<AppEnv> =>
+export const authenticate = ({
+  db,
+  now = () => new Date(),
+  grouped = false,
+}: {
+  db: Db;
+  now?: () => Date;
+  /** Calls that come together are admitted in one statement (http/admission.ts): on the embedded store. */
+  grouped?: boolean;
+}): MiddlewareHandler<AppEnv> =>
   async function authenticate(c, next) {
     const authorization = c.req.header('Authorization') ?? '';
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw new HttpError('authentication_error', 'Send your key in the Authorization header: Bearer <key>');
     const at = now();
-    const admission = await admitCall(db, hashKey(match[1]!), at, periodOf(at).start);
+    const hash = hashKey(match[1]!);
+    const admission = grouped
+      ? await admissionGroupsOf(db).admit(hash, at, periodOf(at).start)
+      : await admitCall(db, hash, at, periodOf(at).start);
     if (!admission) throw new HttpError('authentication_error', 'The key is not valid');
     const { key } = admission;
     if (key.revokedAt) throw new HttpError('authentication_error', 'The key has been revoked');

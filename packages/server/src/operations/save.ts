@@ -1,4 +1,5 @@
 import type { Labels } from '@engram/protocol';
+import type { Config } from '../config.js';
 import { DomainError } from '../domain-error.js';
 import type { KnownUsage } from '../meter/metering.js';
 import { admitSave } from '../meter/metering.js';
@@ -8,7 +9,7 @@ import type { WriteResult } from '../store/file-repository.js';
 import { writeFile } from '../store/file-repository.js';
 import type { Scope } from '../store/scope.js';
 import type { NewSource, SourceRow } from '../store/source-repository.js';
-import { addSource, insertSource, insertSources, storeSourceFile } from '../store/source-repository.js';
+import { addQueuedSources, insertSource, insertSources, storeSourceFile } from '../store/source-repository.js';
 import type { OperationContext } from './context.js';
 
 /**
@@ -19,7 +20,10 @@ import type { OperationContext } from './context.js';
  */
 export async function save(context: OperationContext, scope: Scope, source: NewSource, known?: KnownUsage): Promise<SourceRow> {
   const admitted = await admitSave(context, scope.accountId, known);
-  const stored = await groupOf(context.db, context.config.maxAttempts).add(scope, { ...source, waiting: admitted === 'wait' });
+  const stored = await groupOf(context.db, context.config.maxAttempts, oneStatementOf(context)).add(scope, {
+    ...source,
+    waiting: admitted === 'wait',
+  });
   context.onSourceAdded?.();
   return stored;
 }
@@ -50,9 +54,15 @@ export class SaveGroups {
   #waiting: Waiting[] = [];
   #running = false;
 
+  /**
+   * `oneStatement`: a group of queued saves is stored in one statement on its own rather than a
+   * transaction of four (store/source-repository.ts `addQueuedSources`), where the queue lives
+   * beside the sources (the embedded store: `oneStatementOf`).
+   */
   constructor(
     private readonly db: Db,
     private readonly maxAttempts: number,
+    private readonly oneStatement = false,
   ) {}
 
   /** Stores one save with the next group; resolves with its stored source or rejects with its own error. */
@@ -76,7 +86,7 @@ export class SaveGroups {
 
   async #store(group: Waiting[]): Promise<void> {
     try {
-      const rows = await this.db.transaction().execute((transaction) => insertSources(transaction, group, this.maxAttempts));
+      const rows = await this.#insert(group);
       group.forEach((item, at) => item.resolve(rows[at]!));
     } catch (error) {
       // A statement the database refused rolled the whole group back: each save is tried again
@@ -88,13 +98,29 @@ export class SaveGroups {
       }
       for (const item of group) {
         try {
-          item.resolve(await addSource(this.db, item.scope, item.source, this.maxAttempts));
+          item.resolve((await this.#insert([item]))[0]!);
         } catch (alone) {
           item.reject(alone);
         }
       }
     }
   }
+
+  /** Stores a group's saves: in one statement when they may be (all queued), else in one transaction. */
+  #insert(group: readonly Waiting[]): Promise<SourceRow[]> {
+    if (this.oneStatement && group.every((item) => !item.source.waiting)) return addQueuedSources(this.db, group, this.maxAttempts);
+    return this.db.transaction().execute((transaction) => insertSources(transaction, group, this.maxAttempts));
+  }
+}
+
+/**
+ * Whether saves may store their sources and jobs in one statement (`addQueuedSources`): on the
+ * embedded store (a configuration whose DATABASE_URL is known to be unset), whose queue is never
+ * a table apart and whose every round trip crosses to its thread; not on PostgreSQL, where the
+ * queue may live apart (docs/citus.sql), nor where the configuration does not say.
+ */
+export function oneStatementOf(context: Pick<OperationContext, 'config'>): boolean {
+  return (context.config as Partial<Pick<Config, 'databaseUrl'>>).databaseUrl === null;
 }
 
 /** An error the database answered a statement with (an SQLSTATE), rather than a lost connection. */
@@ -103,15 +129,16 @@ function refusedByDatabase(error: unknown): boolean {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08');
 }
 
-const groups = new WeakMap<Db, Map<number, SaveGroups>>();
+const groups = new WeakMap<Db, Map<string, SaveGroups>>();
 
-/** The save groups of a store (one queue per store and number of attempts). */
-function groupOf(db: Db, maxAttempts: number): SaveGroups {
+/** The save groups of a store (one queue per store, number of attempts and way of storing). */
+function groupOf(db: Db, maxAttempts: number, oneStatement: boolean): SaveGroups {
   const store = primaryOf(db);
   let byAttempts = groups.get(store);
   if (!byAttempts) groups.set(store, (byAttempts = new Map()));
-  let group = byAttempts.get(maxAttempts);
-  if (!group) byAttempts.set(maxAttempts, (group = new SaveGroups(store, maxAttempts)));
+  const key = `${maxAttempts}/${oneStatement}`;
+  let group = byAttempts.get(key);
+  if (!group) byAttempts.set(key, (group = new SaveGroups(store, maxAttempts, oneStatement)));
   return group;
 }
 
@@ -143,13 +170,14 @@ export async function saveBatch(
     else if (admitted instanceof DomainError) outcomes.push({ index: item.index, error: admitted });
     else accepted.push({ ...item, source: { ...item.source, waiting: admitted === 'wait' } });
   }
-  // The accepted items' sources in one statement and their jobs in another, in one transaction.
-  const stored: BatchOutcome[] = accepted.length
-    ? await context.db.transaction().execute(async (transaction) => {
-        const rows = await insertSources(transaction, accepted, context.config.maxAttempts);
-        return accepted.map((item, at) => ({ index: item.index, source: rows[at]! }));
-      })
-    : [];
+  // The accepted items' sources in one statement and their jobs in another, in one transaction;
+  // on the embedded store, queued ones in one statement on its own (`addQueuedSources`).
+  const rows = !accepted.length
+    ? []
+    : oneStatementOf(context) && admitted !== 'wait'
+      ? await addQueuedSources(context.db, accepted, context.config.maxAttempts)
+      : await context.db.transaction().execute((transaction) => insertSources(transaction, accepted, context.config.maxAttempts));
+  const stored: BatchOutcome[] = accepted.map((item, at) => ({ index: item.index, source: rows[at]! }));
   if (stored.length) context.onSourceAdded?.();
   return [...outcomes, ...stored].sort((left, right) => left.index - right.index);
 }

@@ -108,6 +108,60 @@ export async function insertSources(
   maxAttempts: number,
 ): Promise<SourceRow[]> {
   if (!items.length) return [];
+  const { wanted, opened, values, jobs } = sourceStatementsOf(items, maxAttempts);
+  const { rows } = await sql<Omit<SourceRow, 'memories' | 'retry_at'>>`
+    with ${sql.join(opened)}
+    insert into sources as s (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
+    values ${sql.join(values)}
+    returning ${rowColumns}`.execute(transaction);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  if (jobs.length) {
+    await sql`
+      insert into jobs (account_id, space, source_id, max_attempts)
+      values ${sql.join(jobs)}`.execute(transaction);
+  }
+  for (const { id, scope, source } of wanted) {
+    // Searchable now as raw passages, which count for their space, not their source (store/memory-counts.ts).
+    if (source.waiting)
+      await storeRawPassages(transaction, scope, { id, body: source.body, messages: source.messages }, byId.get(id)!.written_at);
+  }
+  return wanted.map(({ id }) => ({ ...byId.get(id)!, memories: 0, retry_at: null }));
+}
+
+/**
+ * Stores sources and their jobs as `insertSources` does, but in one statement run on its own,
+ * which is its own transaction: the spaces, the sources and the jobs each a part of it (the
+ * jobs' and the sources' foreign keys are checked at its end). One round trip to the store
+ * where a transaction costs four (begin, the two statements, commit): what a save costs on the
+ * embedded store, whose every statement crosses to its thread. Only for sources that are queued
+ * (none kept waiting, whose raw passages take statements of their own), and only where the
+ * queue lives beside the sources: not where it may be a table apart (docs/citus.sql), where one
+ * statement writing both could not be planned.
+ */
+export async function addQueuedSources(
+  db: Db,
+  items: readonly { scope: Scope; source: NewSource }[],
+  maxAttempts: number,
+): Promise<SourceRow[]> {
+  if (!items.length) return [];
+  if (items.some(({ source }) => source.waiting)) throw new Error('addQueuedSources stores queued sources only');
+  const { wanted, opened, values, jobs } = sourceStatementsOf(items, maxAttempts);
+  const { rows } = await sql<Omit<SourceRow, 'memories' | 'retry_at'>>`
+    with ${sql.join(opened)},
+    added as (
+      insert into sources as s (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
+      values ${sql.join(values)}
+      returning ${rowColumns}),
+    queued as (
+      insert into jobs (account_id, space, source_id, max_attempts)
+      values ${sql.join(jobs)})
+    select * from added`.execute(db);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return wanted.map(({ id }) => ({ ...byId.get(id)!, memories: 0, retry_at: null }));
+}
+
+/** The parts of the statements that store `items`: each space opened, each source's values and each queued one's job. */
+function sourceStatementsOf(items: readonly { scope: Scope; source: NewSource }[], maxAttempts: number) {
   const wanted = items.map(({ scope, source }) => ({ id: newSourceId(), scope, source }));
   const scopes = [...new Map(wanted.map(({ scope }) => [`${scope.accountId}/${scope.space}`, scope])).values()];
   // Each space opened as `ensureSpace` does; the sources' foreign key is checked at the
@@ -123,26 +177,10 @@ export async function insertSources(
             ${source.messages ? JSON.stringify(source.messages) : null}::jsonb,
             ${source.correctsMemoryId ?? null}, ${tokensOf(source)}, ${source.waiting ? 'waiting' : 'queued'}, ${source.project ?? null})`,
   );
-  const { rows } = await sql<Omit<SourceRow, 'memories' | 'retry_at'>>`
-    with ${sql.join(opened)}
-    insert into sources as s (id, account_id, space, kind, title, url, path, body, messages, corrects_memory_id, tokens, status, project)
-    values ${sql.join(values)}
-    returning ${rowColumns}`.execute(transaction);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const queued = wanted.filter(({ source }) => !source.waiting);
-  if (queued.length) {
-    await sql`
-      insert into jobs (account_id, space, source_id, max_attempts)
-      values ${sql.join(queued.map(({ id, scope }) => sql`(${scope.accountId}, ${scope.space}, ${id}, ${maxAttempts})`))}`.execute(
-      transaction,
-    );
-  }
-  for (const { id, scope, source } of wanted) {
-    // Searchable now as raw passages, which count for their space, not their source (store/memory-counts.ts).
-    if (source.waiting)
-      await storeRawPassages(transaction, scope, { id, body: source.body, messages: source.messages }, byId.get(id)!.written_at);
-  }
-  return wanted.map(({ id }) => ({ ...byId.get(id)!, memories: 0, retry_at: null }));
+  const jobs = wanted
+    .filter(({ source }) => !source.waiting)
+    .map(({ id, scope }) => sql`(${scope.accountId}, ${scope.space}, ${id}, ${maxAttempts})`);
+  return { wanted, opened, values, jobs };
 }
 
 /**

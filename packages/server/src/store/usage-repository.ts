@@ -200,6 +200,72 @@ export async function admitCall(db: Db, hash: string, now: Date, periodStart: Da
   return { key, rate: { count: row.count, left: row.left ?? 0 }, usage: plan === null ? null : snapshotOf({ ...row, plan }, row.space) };
 }
 
+/**
+ * `admitCall` for several calls at once, in one round trip (calls that come together: http/
+ * admission.ts): each call's key by its hash, each key's use recorded once, and each call that
+ * its key admits at the call's own time (neither revoked nor expired) counted in the key's
+ * minute, one after another in the order given, so each gets the count it would have got alone,
+ * as if the calls had come one after another. The account's usage is read once for all, for the
+ * period starting `periodStart` (the same for all the calls). Answers in the order of `calls`.
+ */
+export async function admitCalls(db: Db, calls: readonly { hash: string; at: Date }[], periodStart: Date): Promise<(Admission | null)[]> {
+  if (!calls.length) return [];
+  type AdmissionRow = Pick<Row<'api_keys'>, 'id' | 'account_id' | 'space' | 'rpm' | 'expires_at' | 'revoked_at' | 'last_used_at'> & {
+    hash: string;
+    count: number | null;
+    left: number | null;
+  } & Omit<AccountUsageRow, 'account_id' | 'plan'> & { plan: string | null };
+  const { rows } = await sql<AdmissionRow>`
+    with asked as (
+      select hash, at from unnest(${calls.map((call) => call.hash)}::text[], ${calls.map((call) => call.at.toISOString())}::timestamptz[]) as c(hash, at)),
+    k as (
+      select id, account_id, space, rpm, expires_at, revoked_at, last_used_at, hash from api_keys
+      where hash in (select hash from asked)),
+    valid as (
+      select k.id, count(*)::int as calls from k join asked on asked.hash = k.hash
+      where k.revoked_at is null and (k.expires_at is null or k.expires_at > asked.at) group by k.id),
+    touched as (
+      update api_keys t set last_used_at = now() from valid v
+      where t.id = v.id and (t.last_used_at is null or t.last_used_at < now() - make_interval(secs => ${TOUCH_EVERY_MS / 1_000})) returning t.id),
+    counted as (
+      insert into rate_counters (key_id, window_start, count) select id, date_trunc('minute', now()), calls from valid
+      on conflict (key_id, window_start) do update set count = rate_counters.count + excluded.count
+      returning key_id, count, extract(epoch from date_trunc('minute', now()) + interval '1 minute' - now())::float8 as left)
+    select k.hash, k.id, k.account_id, k.space, k.rpm, k.expires_at, k.revoked_at, k.last_used_at, c.count, c.left,
+      a.plan, a.trial_ends_at, a.extra_on, a.extra_cap_usd, u.*, w.*
+    from k left join counted c on c.key_id = k.id
+      left join accounts a on a.id = k.account_id and c.count is not null
+      cross join ${usageLaterals(periodStart, sql`coalesce(k.space, '')`)}`.execute(db);
+  const byHash = new Map(rows.map((row) => [row.hash, row]));
+  // Each key's count is its last call's: the calls it admitted before it are counted down from there.
+  const admittedAfter = new Map<string, number>();
+  const admits = (row: AdmissionRow, at: Date) =>
+    row.revoked_at === null && (row.expires_at === null || row.expires_at.getTime() > at.getTime());
+  const answers: (Admission | null)[] = [];
+  for (let index = calls.length - 1; index >= 0; index--) {
+    const { hash, at } = calls[index]!;
+    const row = byHash.get(hash);
+    if (!row) {
+      answers.push(null);
+      continue;
+    }
+    const key = keyRecordOf(row);
+    if (row.count === null || !admits(row, at)) {
+      answers.push({ key, rate: null, usage: null });
+      continue;
+    }
+    const later = admittedAfter.get(hash) ?? 0;
+    admittedAfter.set(hash, later + 1);
+    const { plan } = row;
+    answers.push({
+      key,
+      rate: { count: row.count - later, left: row.left ?? 0 },
+      usage: plan === null ? null : snapshotOf({ ...row, plan }, row.space),
+    });
+  }
+  return answers.reverse();
+}
+
 /** Accounts holding sources that wait for the plan to allow learning. */
 export async function accountsWithWaiting(db: Db): Promise<number[]> {
   const { rows } = await sql<{ account_id: number }>`select distinct account_id from sources where status = 'waiting'`.execute(db);

@@ -5,11 +5,12 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { admissionGroupsOf } from '../../src/http/admission.js';
 import { createApp } from '../../src/http/app.js';
 import { RequestLog } from '../../src/http/request-log.js';
 import { periodOf } from '../../src/meter/usage.js';
 import { save } from '../../src/operations/save.js';
-import { createAccount, createAccountKey } from '../../src/store/account-repository.js';
+import { createAccount, createAccountKey, hashKey } from '../../src/store/account-repository.js';
 import type { Database, Db } from '../../src/store/database.js';
 import { createLimitedKey } from '../../src/store/key-repository.js';
 import { migrate } from '../../src/store/migrations.js';
@@ -19,9 +20,12 @@ import { freshSpace } from './helpers.js';
 
 // What one save costs the store, counted statement by statement (every round trip: begin and
 // commit too) through the store's query log, on the store of the project running it. A save is
-// the keyed call's one statement (key, rate, usage) and one short transaction (space and source
-// in one statement, the job in another), and a batch the same whatever its size; the usage headers
-// and the save's own judgement use the usage read with the key. Counted, never timed.
+// the keyed call's one statement (key, rate, usage) and, on PostgreSQL, one short transaction
+// (space and source in one statement, the job in another); on the embedded store the space, the
+// source and the job are one statement on its own (operations/save.ts `oneStatementOf`), and calls
+// that come together are admitted in one statement (http/admission.ts). A batch costs the same
+// whatever its size; the usage headers and the save's own judgement use the usage read with the
+// key. Counted, never timed.
 
 const statements: string[] = [];
 let counting = false;
@@ -29,7 +33,9 @@ let db: Db;
 let close: () => Promise<void>;
 let app: ReturnType<typeof createApp>;
 let log: RequestLog;
-const config = loadConfig({ ENGRAM_PLAN_FREE_TOKENS: '1000', ENGRAM_PLAN_PRO_TOKENS: '1000' });
+/** The project's store: the embedded one (PGlite) or PostgreSQL, as the configuration says. */
+const embedded = inject('engramStore') !== 'postgres';
+let config = loadConfig({ ENGRAM_PLAN_FREE_TOKENS: '1000', ENGRAM_PLAN_PRO_TOKENS: '1000' });
 
 beforeAll(async () => {
   const logQuery = (event: { query: { sql: string } }) => {
@@ -37,6 +43,7 @@ beforeAll(async () => {
   };
   if (inject('engramStore') === 'postgres') {
     const database = await createTestDatabase();
+    config = { ...config, databaseUrl: database.url };
     const pool = new pg.Pool({ connectionString: database.url, max: 4 });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQuery });
     close = async () => {
@@ -102,13 +109,17 @@ const usageHeaders = (response: Response) =>
   );
 
 describe('statements of a save', () => {
-  it('saves a note in five: the keyed call, then begin, space and source, job, commit', async () => {
+  it('saves a note in five on PostgreSQL (the keyed call, then begin, space and source, job, commit), in two on the embedded store', async () => {
     const { key } = await account();
     const space = freshSpace();
     const saved = await counted('/v1/memories', key, { text: 'Ilsa keeps her bicycle in the blue shed.', space });
     expect(saved.response.status).toBe(201);
-    expect(saved.statements).toHaveLength(5);
-    expect(saved.statements.map((statement) => statement.split(' ')[0])).toEqual(['with', 'begin', 'with', 'insert', 'commit']);
+    expect(saved.statements.map((statement) => statement.split(' ')[0])).toEqual(
+      embedded ? ['with', 'with'] : ['with', 'begin', 'with', 'insert', 'commit'],
+    );
+    if (embedded) expect(saved.statements[1]).toMatch(/ insert into sources .* insert into jobs /);
+    // A call alone is admitted by the statement made for one key (http/admission.ts).
+    expect(saved.statements[0]).not.toContain('unnest');
     // The usage is read once, with the key.
     expect(saved.statements.filter((statement) => statement.includes('usage_counters'))).toHaveLength(1);
     // The answer is the source as it is stored.
@@ -123,7 +134,7 @@ describe('statements of a save', () => {
     await counted('/v1/memories', key, { text: 'Ilsa keeps her bicycle in the blue shed.', space });
     const again = await counted('/v1/memories', key, { text: 'Ilsa painted the shed green in May.', space });
     expect(again.response.status).toBe(201);
-    expect(again.statements).toHaveLength(5);
+    expect(again.statements).toHaveLength(embedded ? 2 : 5);
   });
 
   it('adds only the claim and the kept answer with an Idempotency-Key, and replays without saving', async () => {
@@ -131,7 +142,7 @@ describe('statements of a save', () => {
     const body = { text: 'Orrin sold his kayak to a neighbour.', space: freshSpace() };
     const first = await counted('/v1/memories', key, body, { 'Idempotency-Key': 'save-once' });
     expect(first.response.status).toBe(201);
-    expect(first.statements).toHaveLength(7);
+    expect(first.statements).toHaveLength(embedded ? 4 : 7);
     const replay = await counted('/v1/memories', key, body, { 'Idempotency-Key': 'save-once' });
     expect(replay.response.headers.get('Idempotent-Replayed')).toBe('true');
     expect(replay.body).toEqual(first.body);
@@ -150,7 +161,7 @@ describe('statements of a save', () => {
     const saved = await counted('/v1/memories/batch', key, { items, space });
     expect(saved.response.status).toBe(202);
     expect(saved.body).toMatchObject({ added: 3, failed: 1 });
-    expect(saved.statements).toHaveLength(5);
+    expect(saved.statements).toHaveLength(embedded ? 2 : 5);
     expect(saved.body.results.map((row: { index: number; ok: boolean }) => [row.index, row.ok])).toEqual([
       [0, true],
       [1, true],
@@ -227,11 +238,17 @@ describe('saves that come together', () => {
     } finally {
       counting = false;
     }
-    // One transaction for the three: begin, their space and sources, their jobs, commit.
-    expect(statements).toHaveLength(4);
-    expect(statements.filter((statement) => statement === 'begin')).toHaveLength(1);
-    expect(statements.filter((statement) => statement.startsWith('insert into jobs'))).toHaveLength(1);
-    expect(statements.filter((statement) => / insert into sources /.test(` ${statement} `))).toHaveLength(1);
+    if (embedded) {
+      // One statement for the three: their space, sources and jobs.
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/ insert into sources .* insert into jobs /);
+    } else {
+      // One transaction for the three: begin, their space and sources, their jobs, commit.
+      expect(statements).toHaveLength(4);
+      expect(statements.filter((statement) => statement === 'begin')).toHaveLength(1);
+      expect(statements.filter((statement) => statement.startsWith('insert into jobs'))).toHaveLength(1);
+      expect(statements.filter((statement) => / insert into sources /.test(` ${statement} `))).toHaveLength(1);
+    }
     expect(new Set(saved.map((source) => source.id)).size).toBe(3);
     for (const source of saved) {
       const stored = await get(`/v1/sources/${source.id}?space=${space}`, key);
@@ -259,12 +276,114 @@ describe('saves that come together', () => {
       save(context(), { accountId: id, space }, note('Tomas walks his dog at dawn.'), mine),
     ]);
     counting = false;
-    // The group's transaction was tried first, then each save alone.
-    expect(statements.filter((statement) => statement === 'begin')).toHaveLength(4);
+    // The group's statement (or transaction) was tried first, then each save alone.
+    expect(statements.filter((statement) => / insert into sources /.test(` ${statement} `))).toHaveLength(4);
+    expect(statements.filter((statement) => statement === 'begin')).toHaveLength(embedded ? 0 : 4);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const stored = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.id] : []));
     const listed = await get(`/v1/sources?space=${space}`, key);
     expect(listed.sources.map((source: { id: string }) => source.id).sort()).toEqual(stored.sort());
     expect(stored).toHaveLength(2);
+  });
+});
+
+describe('calls that come together', () => {
+  /** Calls the app in process with several requests at once; returns their answers and the statements they ran. */
+  async function together(requests: { key: string; body: unknown }[]) {
+    statements.length = 0;
+    counting = true;
+    try {
+      const responses = await Promise.all(
+        requests.map(({ key, body }) =>
+          app.request('/v1/memories', {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        ),
+      );
+      return { responses, statements: [...statements] };
+    } finally {
+      counting = false;
+    }
+  }
+  const admissions = (ran: string[]) => ran.filter((statement) => statement.includes('rate_counters'));
+
+  it('are admitted in one statement on the embedded store, each counted in its key minute as if alone', async () => {
+    const { key } = await account();
+    const other = await account();
+    const space = freshSpace();
+    const ran = await together([
+      { key, body: { text: 'Bram tunes pianos in Ghent.', space } },
+      { key: other.key, body: { text: 'Cleo rows on the canal at dawn.', space } },
+      { key, body: { text: 'Bram bought a red van in April.', space } },
+      { key, body: { text: 'Bram keeps bees behind his house.', space } },
+    ]);
+    expect(ran.responses.map((response) => response.status)).toEqual([201, 201, 201, 201]);
+    expect(admissions(ran.statements)).toHaveLength(embedded ? 1 : 4);
+    // Each call of the key its own count, in the order the calls came; the other key's apart.
+    const remaining = ran.responses.map((response) => Number(response.headers.get('X-RateLimit-Remaining')));
+    const limit = Number(ran.responses[0]!.headers.get('X-RateLimit-Limit'));
+    const mine = [remaining[0]!, remaining[2]!, remaining[3]!];
+    expect([...mine].sort((a, b) => b - a)).toEqual([limit - 1, limit - 2, limit - 3]);
+    if (embedded) expect(mine).toEqual([limit - 1, limit - 2, limit - 3]);
+    expect(remaining[1]).toBe(limit - 1);
+    // Each saved once, with its own source.
+    const sources = await Promise.all(ran.responses.map((response) => response.json() as Promise<any>));
+    expect(new Set(sources.map((body) => body.source.id)).size).toBe(4);
+  });
+
+  it('hold a key to its requests a minute when admitted together: only the calls past the limit are refused', async () => {
+    const { id, key } = await account();
+    const space = freshSpace();
+    const limited = await createLimitedKey(db, id, { space, name: null, rpm: 2, expiresAt: null, note: null });
+    const ran = await together(
+      ['Dita paints boats.', 'Dita sails on Fridays.', 'Dita sold her old mast.'].map((text) => ({ key: limited.key, body: { text } })),
+    );
+    expect(ran.responses.map((response) => response.status).sort()).toEqual([201, 201, 429]);
+    if (embedded) expect(ran.responses.map((response) => response.status)).toEqual([201, 201, 429]);
+    const listed = await get(`/v1/sources?space=${space}`, key);
+    expect(listed.sources).toHaveLength(2);
+  });
+
+  it('refuse a wrong or revoked key among them, the others admitted', async () => {
+    const { id, key } = await account();
+    const space = freshSpace();
+    const revoked = await createLimitedKey(db, id, { space, name: null, rpm: 1_000, expiresAt: null, note: null });
+    await db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', revoked.id).execute();
+    const ran = await together([
+      { key, body: { text: 'Enzo fixes bicycles.', space } },
+      { key: 'egk_not_a_key_0123456789abcdefghijklmnop', body: { text: 'Nobody saves this.', space } },
+      { key: revoked.key, body: { text: 'Nor this.' } },
+      { key, body: { text: 'Enzo moved to Turin.', space } },
+    ]);
+    expect(ran.responses.map((response) => response.status)).toEqual([201, 401, 401, 201]);
+    const errors = await Promise.all(ran.responses.slice(1, 3).map((response) => response.json() as Promise<any>));
+    expect(errors.map((body) => body.error.message)).toEqual(['The key is not valid', 'The key has been revoked']);
+    expect(admissions(ran.statements)).toHaveLength(embedded ? 1 : 4);
+  });
+
+  it('of different usage periods are admitted apart, each reading its own period', async () => {
+    const { id, key } = await account();
+    const space = freshSpace();
+    const now = new Date();
+    const thisPeriod = periodOf(now).start;
+    const lastPeriod = periodOf(new Date(thisPeriod.getTime() - 1)).start;
+    await addLearnedTokens(db, { accountId: id, space }, thisPeriod, 300);
+    await addLearnedTokens(db, { accountId: id, space }, lastPeriod, 40);
+    statements.length = 0;
+    counting = true;
+    const groups = admissionGroupsOf(db);
+    const [current, previous, again] = await Promise.all([
+      groups.admit(hashKey(key), now, thisPeriod),
+      groups.admit(hashKey(key), now, lastPeriod),
+      groups.admit(hashKey(key), now, thisPeriod),
+    ]).finally(() => {
+      counting = false;
+    });
+    expect([current, previous, again].map((admission) => admission?.usage?.figures.learnedTokens)).toEqual([300, 40, 300]);
+    // The two calls of this period in one statement (counted first, in their order), the other period's in the next.
+    expect(admissions(statements)).toHaveLength(2);
+    expect([current, previous, again].map((admission) => admission?.rate?.count)).toEqual([1, 3, 2]);
   });
 });
