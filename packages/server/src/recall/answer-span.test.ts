@@ -82,6 +82,14 @@ describe('what a "what X" question asks for', () => {
   });
 });
 
+describe('nounPhrase said with a quality', () => {
+  it('adds what follows a noun said only with a quality (rule "a quality alone is followed by what says which")', () => {
+    expect(nounPhrase('What deal did Ana get?', 'Ana got a great deal with a local bike shop.')).toBe('great deal with a local bike shop');
+    // A describing word that says which stands alone.
+    expect(nounPhrase('What deal did Ana get?', 'Ana got a bike deal with a local shop.')).toBe('bike deal');
+  });
+});
+
 describe('titleAsked', () => {
   it('gives a quoted title for a question asking for a named work, unless the question names it', () => {
     expect(titleAsked('What film does Ana like?', 'Ana loves the old film "Paper Moon".')).toBe('Paper Moon');

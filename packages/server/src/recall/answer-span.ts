@@ -291,6 +291,9 @@ export function namedInstance(question: string, text: string): string | null {
   return several ? named : named.split(', ')[0]!;
 }
 
+/** At most this many words of what follows a noun said only with a quality ("a great deal with a gear company"). */
+const COMPLEMENT_WORDS = 8;
+
 /**
  * The phrase a memory names the asked-for noun with, its describing words before it
  * ("What workshop did Ana go to?" and "Ana went to a pottery glazing workshop." give "pottery
@@ -313,7 +316,20 @@ export function nounPhrase(question: string, text: string): string | null {
       first--;
     }
     const added = words.slice(first, index).filter((word) => !content.has(word.stem));
-    if (added.length) return cleaned.slice(words[first]!.start, words[index]!.end);
+    if (added.length) {
+      const phrase = cleaned.slice(words[first]!.start, words[index]!.end);
+      if (!added.every((word) => nlp(word.text).has('#Adjective'))) return phrase;
+      // Only a quality is said of the noun ("a great deal"): what follows it says which, up to
+      // COMPLEMENT_WORDS words (rule "a quality alone is followed by what says which").
+      const rest = cleaned.slice(words[index]!.end);
+      const complement = /^\s+((?:that|who|which|with|for|helping|about|from|by|to)\b[^.;:!?–—-]*)/iu.exec(rest)?.[1];
+      const cut = complement
+        ?.split(/\s+/)
+        .slice(0, COMPLEMENT_WORDS)
+        .join(' ')
+        .replace(/[,\s]+$/u, '');
+      return cut ? `${phrase} ${cut}` : phrase;
+    }
   }
   return null;
 }

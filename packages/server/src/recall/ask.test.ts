@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerOffline, newPart, shortAnswer, typedAnswer, withoutSaid } from './ask.js';
+import { answerOffline, asksDate, newPart, shortAnswer, typedAnswer, withoutSaid } from './ask.js';
 import { memoryRow } from './memory-row.fixture.js';
 
 const row = memoryRow;
@@ -164,6 +164,17 @@ describe('answerOffline', () => {
       "Who fixed Wendell's roof?",
     );
     expect(who.answer).toBe('Omar Reyes.');
+  });
+
+  it('does not take a "when" later in a "what / how" question for a question of date (rule "a \'when\' clause is not the question")', () => {
+    expect(shortAnswer('What does Wendell cook when it rains?', 'Wendell cooks a lentil soup on 3 May 2023.')).toBe('a lentil soup');
+    expect(asksDate('What does Wendell cook when it rains?')).toBe(false);
+    expect(asksDate('When did Wendell cook the soup?')).toBe(true);
+    expect(asksDate('What year did Wendell move when his shop closed?')).toBe(true);
+  });
+
+  it('does not take a written date for a place (rule "a date is not a place")', () => {
+    expect(shortAnswer('Where is Wendell planning to sail?', 'Wendell is planning to sail in October 2023 to Lisbon.')).toBe('Lisbon');
   });
 
   it('is null when nothing is known', () => {

@@ -133,7 +133,7 @@ const TYPED_REACH = 3;
 export function typedAnswer(question: string, memory: string): string | null {
   const text = withoutSaid(memory);
   if (/^\s*(?:who|whom)\b/i.test(question)) return personNamed(question, text);
-  if (/^\s*where\b/i.test(question)) return PLACE.exec(text)?.[1] ?? null;
+  if (/^\s*where\b/i.test(question)) return PLACE.exec(withoutDates(text))?.[1] ?? null;
   return titleAsked(question, text) ?? namedInstance(question, text) ?? nounPhrase(question, text);
 }
 
@@ -141,11 +141,13 @@ export function typedAnswer(question: string, memory: string): string | null {
 export function shortAnswer(question: string, memory: string): string | null {
   const text = withoutSaid(memory);
   const asked = question.toLowerCase();
-  if (asksWhen(question)) return DATE_WORDING.exec(text)?.[0] ?? null;
+  if (asksDate(question)) return DATE_WORDING.exec(text)?.[0] ?? null;
   // A written date's day or year is not a count ("3 March 2024" does not answer "how many").
   if (/\bhow (?:many|much|long|old)\b/.test(asked)) return NUMBER.exec(withoutDates(text))?.[0] ?? newPart(question, text);
   if (/^\s*where\b/.test(asked)) {
-    const place = PLACE.exec(text)?.[1] ?? PLACE_WORDS.exec(text)?.[1];
+    // A written date is not a place ("in October 2023").
+    const placed = withoutDates(text);
+    const place = PLACE.exec(placed)?.[1] ?? PLACE_WORDS.exec(placed)?.[1];
     if (place) return place;
   }
   if (/^\s*(?:who|whom)\b/.test(asked)) {
@@ -182,7 +184,7 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
 
   let answer: string | null = null;
   let used: Recalled[] = [];
-  if (asksWhen(question)) {
+  if (asksDate(question)) {
     const dated =
       support.find((item) => DATE_WORDING.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_WORDING.test(item.row.text));
     const said = new Date(`${recalled[0]!.row.date}T00:00:00Z`);
@@ -245,6 +247,17 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     message: `Answered from ${count} ${count === 1 ? 'memory' : 'memories'} (best match ${best.toFixed(2)}).${note}`,
     clash,
   };
+}
+
+/**
+ * Whether a question asks for a date: "when" opens it, or it names a date's part ("what year"); a
+ * "when" later in a question opening "what / who / how …" only sets the scene ("What does Ana
+ * cook when it rains?"). Rule "a 'when' clause is not the question".
+ */
+export function asksDate(question: string): boolean {
+  if (!asksWhen(question)) return false;
+  if (/^\s*(?:when|since when)\b/i.test(question) || asksWhen(question.replace(/\bwhen\b/giu, ''))) return true;
+  return !/^\s*(?:who|whom|whose|what|which|how|where|why)\b/i.test(question);
 }
 
 /** A question answered yes or no: it opens with a verb ("Did…", "Would…", "Is…") and offers no choice ("… or …"). */
