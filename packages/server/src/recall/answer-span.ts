@@ -246,8 +246,8 @@ export function askedNoun(question: string): string | null {
 
 /**
  * The head of the noun phrase a "what X" question opens with, as written: its last word before
- * the question's verb, a name or a small word, a possessive skipped ("What natural disaster hit…" →
- * "disaster", "Which city is…" → "city", "Which film's song…" → "song"); null for "what did…".
+ * the question's verb, a name or a small word, a possessive skipped ("What wild animal chased…" →
+ * "animal", "Which city is…" → "city", "Which film's song…" → "song"); null for "what did…".
  * Rule "the asked-for noun is the phrase's head".
  */
 export function askedWord(question: string): string | null {
@@ -266,7 +266,7 @@ export function askedWord(question: string): string | null {
   return head;
 }
 
-/** A word read as a verb in a tense ("affected", "motivates"); a bare form may be a noun ("a boat", "spice"). */
+/** A word read as a verb in a tense ("chased", "keeps"); a bare form may be a noun ("a boat", "a stamp"). */
 const isVerb = (tags: string[]) => tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Infinitive');
 
 /** Kinds of thing answered with a name ("Which city…", "What country…"): the names a memory gives. */
@@ -291,7 +291,7 @@ export function namedInstance(question: string, text: string): string | null {
   return several ? named : named.split(', ')[0]!;
 }
 
-/** At most this many words of what follows a noun said only with a quality ("a great deal with a gear company"). */
+/** At most this many words of what follows a noun said only with a quality ("a great deal with a bike shop"). */
 const COMPLEMENT_WORDS = 8;
 
 /**
