@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { answerSpan, askedNoun, clausesOf, nounPhrase, personNamed, titleAsked, withoutDates } from './answer-span.js';
+import {
+  answerSpan,
+  askedNoun,
+  askedWord,
+  clausesOf,
+  namedInstance,
+  nounPhrase,
+  personNamed,
+  titleAsked,
+  withoutDates,
+} from './answer-span.js';
 
 const clauses = (text: string) => clausesOf(text).map(([start, end]) => text.slice(start, end));
 
@@ -19,6 +29,14 @@ describe('answerSpan', () => {
     expect(answerSpan('What did Ana bake for the fair?', 'Ana baked a plum tart with walnuts for the fair.')).toBe(
       'a plum tart with walnuts',
     );
+  });
+
+  it('takes the thing named between the question’s verb and its next word over what follows (rule "object between the question’s words")', () => {
+    expect(answerSpan('What did Ana donate to the library?', 'Ana donated her old atlas to the library and felt lighter.')).toBe(
+      'old atlas',
+    );
+    // A stretch after a name, or one without a noun, is not taken for the thing asked for.
+    expect(answerSpan('What did Ana give to the library?', 'Ana gave it to the library last spring.')).toBe('last spring');
   });
 
   it('takes what comes before the question’s words, without its names, when nothing else is left', () => {
@@ -44,6 +62,31 @@ describe('answerSpan', () => {
       'but rarely',
     ]);
     expect(clauses('Ana grows beans, leeks and kale.')).toEqual(['Ana grows beans, leeks and kale']);
+  });
+});
+
+describe('what a "what X" question asks for', () => {
+  it('reads the head of the question’s opening noun phrase (rule "the asked-for noun is the phrase’s head")', () => {
+    expect(askedWord('What wild animal did Ana’s dog chase?')).toBe('animal');
+    expect(askedWord('Which classical composers does Ana play?')).toBe('composers');
+    expect(askedWord("Which film's song does Ana hum?")).toBe('song');
+    expect(askedWord('What did Ana do?')).toBeNull();
+    expect(nounPhrase('What wooden boat did Ana build?', 'Ana built a small rowing boat for the lake.')).toBe('small rowing boat');
+  });
+
+  it('answers a kind of thing known by its name with the names a memory gives (rule "a named kind is answered with a name")', () => {
+    expect(namedInstance('Which city did Ana move to?', 'Ana moved to Lisbon with Omar in spring.')).toBe('Lisbon');
+    expect(namedInstance('Which cities has Ana lived in?', 'Ana has lived in Lisbon and Porto.')).toBe('Lisbon, Porto');
+    // Not a kind of thing known by its name.
+    expect(namedInstance('What dish did Ana cook?', 'Ana cooked Omar a stew.')).toBeNull();
+  });
+});
+
+describe('nounPhrase said with a quality', () => {
+  it('adds what follows a noun said only with a quality (rule "a quality alone is followed by what says which")', () => {
+    expect(nounPhrase('What deal did Ana get?', 'Ana got a great deal with a local bike shop.')).toBe('great deal with a local bike shop');
+    // A describing word that says which stands alone.
+    expect(nounPhrase('What deal did Ana get?', 'Ana got a bike deal with a local shop.')).toBe('bike deal');
   });
 });
 

@@ -117,12 +117,13 @@ export function answerSpan(question: string, text: string): string | null {
   const isKey = (word: Word) => content.has(word.stem) || names.has(word.stem);
   let last = -1;
   for (let index = 0; index < words.length; index++) if (isKey(words[index]!)) last = index;
-  const after = spanText(cleaned, words.slice(last + 1));
-  if (after) return after;
   const first = words.findIndex(isKey);
-  // Between the question's words: the longest stretch of other words.
+  // Between the question's words: the longest stretch of other words, and the longest that
+  // follows a word of what the question asks (not a name) and names a thing.
   let gap: string | null = null;
+  let object: string | null = null;
   let size = 0;
+  let objectSize = 0;
   let from = first + 1;
   for (let index = first + 1; index <= last; index++) {
     if (!isKey(words[index]!)) continue;
@@ -131,12 +132,28 @@ export function answerSpan(question: string, text: string): string | null {
       gap = span;
       size = index - from;
     }
+    if (span && index - from > objectSize && content.has(words[from - 1]!.stem) && namesThing(span)) {
+      object = span;
+      objectSize = index - from;
+    }
     from = index + 1;
   }
+  if (object) return object;
+  const after = spanText(cleaned, words.slice(last + 1));
+  if (after) return after;
   if (gap) return gap;
   // Before the first word of the question: the clause's subject and verb, without the names asked about.
   const before = words.slice(0, first).filter((word) => !names.has(word.stem));
   return spanText(cleaned, before);
+}
+
+/**
+ * Whether a span names a thing: it holds a noun and no pronoun ("an old bike", not "went" or
+ * "it to them"). Rule "object between the question's words".
+ */
+function namesThing(span: string): boolean {
+  const parsed = nlp(span);
+  return parsed.has('#Noun') && !parsed.has('#Pronoun');
 }
 
 /** A written date with the preposition before it, built once ("on 7 May 2023", "in 2022"). */
@@ -222,11 +239,60 @@ const PHRASE_STOP = new Set([
  * "dog"), as a stem; null for "what did…", "what is…".
  */
 export function askedNoun(question: string): string | null {
-  const match = /^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?([\p{L}-]+)/iu.exec(question);
-  const word = match?.[1]?.toLowerCase();
+  const word = askedWord(question);
   if (!word || FUNCTION_WORDS.has(word)) return null;
   return stemmer(word);
 }
+
+/**
+ * The head of the noun phrase a "what X" question opens with, as written: its last word before
+ * the question's verb, a name or a small word, a possessive skipped ("What wild animal chased…" →
+ * "animal", "Which city is…" → "city", "Which film's song…" → "song"); null for "what did…".
+ * Rule "the asked-for noun is the phrase's head".
+ */
+export function askedWord(question: string): string | null {
+  const opening = /^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?/iu.exec(question);
+  if (!opening) return null;
+  const terms = (nlp(question.slice(opening[0].length)).json() as { terms: { text: string; tags: string[] }[] }[]).flatMap(
+    (sentence) => sentence.terms,
+  );
+  let head: string | null = null;
+  for (const term of terms.slice(0, 4)) {
+    const plain = term.text.toLowerCase().replace(/['’]s$/u, '');
+    if (FUNCTION_WORDS.has(plain) || /^\p{Lu}/u.test(term.text) || isVerb(term.tags)) break;
+    head = plain;
+    if (/['’]s$/u.test(term.text)) head = null;
+  }
+  return head;
+}
+
+/** A word read as a verb in a tense ("chased", "keeps"); a bare form may be a noun ("a boat", "a stamp"). */
+const isVerb = (tags: string[]) => tags.includes('Verb') && !tags.includes('Noun') && !tags.includes('Infinitive');
+
+/** Kinds of thing answered with a name ("Which city…", "What country…"): the names a memory gives. */
+const NAMED_KINDS = new Set(
+  'city town country state island language team company brand band artist author singer player store shop restaurant cafe school university college hospital park river lake mountain beach game car breed'
+    .split(' ')
+    .map((word) => stemmer(word)),
+);
+
+/**
+ * For a question asking for a thing known by its name ("Which city…", "What language…"), the
+ * names a memory gives that the question does not: the first for one thing, all for several.
+ * Rule "a named kind is answered with a name".
+ */
+export function namedInstance(question: string, text: string): string | null {
+  const word = askedWord(question);
+  if (!word || !NAMED_KINDS.has(stemmer(word))) return null;
+  const named = personNamed(question, text);
+  if (!named) return null;
+  // "Which cities…" asks for several, "Which city…" for one.
+  const several = word.endsWith('s') && stemmer(word) !== word;
+  return several ? named : named.split(', ')[0]!;
+}
+
+/** At most this many words of what follows a noun said only with a quality ("a great deal with a bike shop"). */
+const COMPLEMENT_WORDS = 8;
 
 /**
  * The phrase a memory names the asked-for noun with, its describing words before it
@@ -250,7 +316,20 @@ export function nounPhrase(question: string, text: string): string | null {
       first--;
     }
     const added = words.slice(first, index).filter((word) => !content.has(word.stem));
-    if (added.length) return cleaned.slice(words[first]!.start, words[index]!.end);
+    if (added.length) {
+      const phrase = cleaned.slice(words[first]!.start, words[index]!.end);
+      if (!added.every((word) => nlp(word.text).has('#Adjective'))) return phrase;
+      // Only a quality is said of the noun ("a great deal"): what follows it says which, up to
+      // COMPLEMENT_WORDS words (rule "a quality alone is followed by what says which").
+      const rest = cleaned.slice(words[index]!.end);
+      const complement = /^\s+((?:that|who|which|with|for|helping|about|from|by|to)\b[^.;:!?–—-]*)/iu.exec(rest)?.[1];
+      const cut = complement
+        ?.split(/\s+/)
+        .slice(0, COMPLEMENT_WORDS)
+        .join(' ')
+        .replace(/[,\s]+$/u, '');
+      return cut ? `${phrase} ${cut}` : phrase;
+    }
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerOffline, newPart, shortAnswer } from './ask.js';
+import { answerOffline, asksDate, newPart, shortAnswer, typedAnswer, withoutSaid } from './ask.js';
 import { memoryRow } from './memory-row.fixture.js';
 
 const row = memoryRow;
@@ -119,6 +119,62 @@ describe('answerOffline', () => {
     const reply = answerOffline(recalled, false, 'What did Wendell paint?');
     expect(reply.answer).toBe('A fox.');
     expect(reply.message).toMatch(/1 memory/);
+  });
+
+  it('answers with what was said, not who said it, where a memory cannot be cut (rule "what was said")', () => {
+    const reply = answerOffline(
+      [{ row: row(1, 'Omar said Priya should rest her knee more.'), score: 0.8 }],
+      false,
+      'What did the physio tell Priya?',
+    );
+    expect(reply.answer).toBe('Priya should rest her knee more.');
+    expect(withoutSaid('Omar Reyes said that the ferry was late.')).toBe('the ferry was late.');
+    // "said" further on is part of what a memory says.
+    expect(withoutSaid('The ferry was late, Omar said.')).toBe('The ferry was late, Omar said.');
+  });
+
+  it('does not join a title or a named thing from the best memory with an untyped span (rule "a typed answer stands alone")', () => {
+    const recalled = [
+      { row: row(1, 'Wendell\'s favourite film is "Paper Moon".'), score: 0.8 },
+      { row: row(2, 'Wendell likes long walks by the sea.'), score: 0.78 },
+    ];
+    const reply = answerOffline(recalled, false, 'What film does Wendell like best?');
+    expect(reply.answer).toBe('Paper Moon.');
+    expect(reply.message).toMatch(/1 memory/);
+    expect(typedAnswer('What film does Wendell like best?', 'Wendell likes long walks by the sea.')).toBeNull();
+  });
+
+  it('answers from one of the next two memories when only it gives the kind of answer asked (rule "the memory with the kind of answer asked leads")', () => {
+    const book = answerOffline(
+      [
+        { row: row(1, 'Wendell recommended a book to Omar at the market.'), score: 0.8 },
+        { row: row(2, 'Wendell keeps rereading "Paper Moon" on the train.'), score: 0.6 },
+      ],
+      false,
+      'What book did Wendell recommend to Omar?',
+    );
+    expect(book.answer).toBe('Paper Moon.');
+    expect(book.message).toMatch(/1 memory/);
+    const who = answerOffline(
+      [
+        { row: row(1, "Wendell's roof was fixed after the storm."), score: 0.8 },
+        { row: row(2, 'Omar Reyes fixed it in a single afternoon.'), score: 0.6 },
+      ],
+      false,
+      "Who fixed Wendell's roof?",
+    );
+    expect(who.answer).toBe('Omar Reyes.');
+  });
+
+  it('does not take a "when" later in a "what / how" question for a question of date (rule "a \'when\' clause is not the question")', () => {
+    expect(shortAnswer('What does Wendell cook when it rains?', 'Wendell cooks a lentil soup on 3 May 2023.')).toBe('a lentil soup');
+    expect(asksDate('What does Wendell cook when it rains?')).toBe(false);
+    expect(asksDate('When did Wendell cook the soup?')).toBe(true);
+    expect(asksDate('What year did Wendell move when his shop closed?')).toBe(true);
+  });
+
+  it('does not take a written date for a place (rule "a date is not a place")', () => {
+    expect(shortAnswer('Where is Wendell planning to sail?', 'Wendell is planning to sail in October 2023 to Lisbon.')).toBe('Lisbon');
   });
 
   it('is null when nothing is known', () => {

@@ -2,7 +2,7 @@ import { stemmer } from 'stemmer';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING, formatDay } from '../text/date-wording.js';
-import { answerSpan, nounPhrase, personNamed, titleAsked, withoutDates } from './answer-span.js';
+import { answerSpan, namedInstance, nounPhrase, personNamed, titleAsked, withoutDates } from './answer-span.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
 import { SUPPORT_SHARE } from './weights.js';
@@ -108,21 +108,59 @@ export function newPart(question: string, text: string): string | null {
   return rest.length ? rest : null;
 }
 
+/** "Ana said (that) …" at the start of a memory: who said it, not what was said. */
+const SAID = /^(?:\p{Lu}[\p{L}'’-]*\s+){1,3}said\s+(?:that\s+)?(?=\S)/u;
+
+/**
+ * A memory without the speaker's "Ana said (that)" before what was said ("Ana said the tart
+ * sold out." → "the tart sold out."): the answer is what was said. Rule "what was said".
+ */
+export function withoutSaid(text: string): string {
+  return text.replace(SAID, '');
+}
+
+/** How far down the recalled memories an answer of the kind asked is looked for when the best gives none. */
+const TYPED_REACH = 3;
+
+/**
+ * The answer of the kind the question asks for, when a memory gives one: a name for "who", a
+ * named place for "where", and for "what / which X" a quoted title, a name for a kind of thing
+ * known by its name, or the phrase naming X. The answer of this kind from the best memory is not
+ * joined by another memory's span of another kind (rule "a typed answer stands alone"); when the
+ * best memory gives none, the first of the next two that gives one answers alone (rule "the
+ * memory with the kind of answer asked leads").
+ */
+export function typedAnswer(question: string, memory: string): string | null {
+  const text = withoutSaid(memory);
+  if (/^\s*(?:who|whom)\b/i.test(question)) return personNamed(question, text);
+  if (/^\s*where\b/i.test(question)) return PLACE.exec(withoutDates(text))?.[1] ?? null;
+  return titleAsked(question, text) ?? namedInstance(question, text) ?? nounPhrase(question, text);
+}
+
 /** The short answer one memory gives to the kind of question asked, or null to answer with the memory. */
-export function shortAnswer(question: string, text: string): string | null {
+export function shortAnswer(question: string, memory: string): string | null {
+  const text = withoutSaid(memory);
   const asked = question.toLowerCase();
-  if (asksWhen(question)) return DATE_WORDING.exec(text)?.[0] ?? null;
+  if (asksDate(question)) return DATE_WORDING.exec(text)?.[0] ?? null;
   // A written date's day or year is not a count ("3 March 2024" does not answer "how many").
   if (/\bhow (?:many|much|long|old)\b/.test(asked)) return NUMBER.exec(withoutDates(text))?.[0] ?? newPart(question, text);
   if (/^\s*where\b/.test(asked)) {
-    const place = PLACE.exec(text)?.[1] ?? PLACE_WORDS.exec(text)?.[1];
+    // A written date is not a place ("in October 2023").
+    const placed = withoutDates(text);
+    const place = PLACE.exec(placed)?.[1] ?? PLACE_WORDS.exec(placed)?.[1];
     if (place) return place;
   }
   if (/^\s*(?:who|whom)\b/.test(asked)) {
     const person = personNamed(question, text);
     if (person) return person;
   }
-  return titleAsked(question, text) ?? nounPhrase(question, text) ?? answerSpan(question, text) ?? newPart(question, text);
+  return (
+    titleAsked(question, text) ??
+    namedInstance(question, text) ??
+    nounPhrase(question, text) ??
+    answerSpan(question, text) ??
+    newPart(question, text)
+  );
 }
 
 /**
@@ -146,7 +184,7 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
 
   let answer: string | null = null;
   let used: Recalled[] = [];
-  if (asksWhen(question)) {
+  if (asksDate(question)) {
     const dated =
       support.find((item) => DATE_WORDING.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_WORDING.test(item.row.text));
     const said = new Date(`${recalled[0]!.row.date}T00:00:00Z`);
@@ -165,6 +203,14 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     used = [recalled[0]!];
     answer = negated(recalled[0]!.row.text) ? 'No.' : 'Yes.';
   }
+  if (answer === null && typedAnswer(question, recalled[0]!.row.text) === null) {
+    // The best memory gives no answer of the kind asked; one of the next two that does answers alone.
+    const typed = recalled.slice(1, TYPED_REACH).find((item) => typedAnswer(question, item.row.text) !== null);
+    if (typed) {
+      used = [typed];
+      answer = sentence(capitalise(typedAnswer(question, typed.row.text)!));
+    }
+  }
   if (answer === null) {
     used = [recalled[0]!];
     for (const item of support.slice(1)) {
@@ -174,6 +220,12 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       used.push(item);
     }
     let parts = used.map((item) => shortAnswer(question, item.row.text));
+    // A typed answer from the best memory (a title, a named thing) is not joined by an untyped span of another.
+    if (typedAnswer(question, used[0]!.row.text) !== null) {
+      const keep = used.map((item, index) => index === 0 || typedAnswer(question, item.row.text) !== null);
+      used = used.filter((_, index) => keep[index]);
+      parts = parts.filter((_, index) => keep[index]);
+    }
     // A short answer from the best memory is not padded with a whole memory that could not be cut.
     if (parts[0] !== null && parts.some((part) => part === null)) {
       used = used.filter((_, index) => parts[index] !== null);
@@ -181,7 +233,7 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     }
     answer = parts.every((part) => part !== null)
       ? sentence(capitalise(parts.join('; ')))
-      : used.map((item, index) => sentence(capitalise(parts[index] ?? item.row.text))).join(' ');
+      : used.map((item, index) => sentence(capitalise(parts[index] ?? withoutSaid(item.row.text)))).join(' ');
   }
   const count = used.length;
   const note = clash ? ' The memories disagree; both are given.' : '';
@@ -195,6 +247,17 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     message: `Answered from ${count} ${count === 1 ? 'memory' : 'memories'} (best match ${best.toFixed(2)}).${note}`,
     clash,
   };
+}
+
+/**
+ * Whether a question asks for a date: "when" opens it, or it names a date's part ("what year"); a
+ * "when" later in a question opening "what / who / how …" only sets the scene ("What does Ana
+ * cook when it rains?"). Rule "a 'when' clause is not the question".
+ */
+export function asksDate(question: string): boolean {
+  if (!asksWhen(question)) return false;
+  if (/^\s*(?:when|since when)\b/i.test(question) || asksWhen(question.replace(/\bwhen\b/giu, ''))) return true;
+  return !/^\s*(?:who|whom|whose|what|which|how|where|why)\b/i.test(question);
 }
 
 /** A question answered yes or no: it opens with a verb ("Did…", "Would…", "Is…") and offers no choice ("… or …"). */
