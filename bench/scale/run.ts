@@ -27,8 +27,9 @@
  *   - 32 concurrent callers searching and saving while learning runs;
  *   - listing pages (sources, memories) at the first and the deepest cursor;
  *   - the server's own RSS: at each size the in-process server stops and `engram serve` (the
- *     built CLI) is started alone on the same store, its RSS read from /proc when idle, after 32
- *     callers searched and saved, and at its peak; then the in-process server starts again;
+ *     built CLI) is started alone on the same store (with `--serve-env KEY=VALUE` added to its
+ *     environment), its RSS read from /proc when idle, after 32 callers searched and saved, and at
+ *     its peak; then the in-process server starts again;
  *   - the bench process's RSS (the server measured in it included) and the store's size.
  * The figures go into docs/benchmarks.md ("Scale").
  */
@@ -70,6 +71,8 @@ const { values } = parseArgs({
     results: { type: 'string' },
     /** Write a CPU profile of the recall queries (this process: the server measured is in it) to this file; one per store and size. */
     profile: { type: 'string' },
+    /** Environment for `engram serve` started alone to read its RSS (KEY=VALUE, repeatable), e.g. NODE_OPTIONS=--max-semi-space-size=4. */
+    'serve-env': { type: 'string', multiple: true, default: [] },
   },
 });
 const SIZES = values.sizes.split(',').map((size) => Number(size.replace(/k$/i, '000')));
@@ -79,6 +82,9 @@ const NOTES = Number(values.notes);
 const LOAD_NOTES = Number(values['load-notes']);
 const RECALL_ONLY = values['recall-only'];
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
+const SERVE_ENV = Object.fromEntries(
+  values['serve-env'].map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string]),
+);
 
 // ---- generated facts ----------------------------------------------------------------------
 // A deterministic generator: names, verbs, things and places drawn with a skew, so that some
@@ -171,7 +177,7 @@ async function rssOf(pid: number): Promise<{ rss: number; peak: number }> {
 async function serverAlone(engram: Engram, space: string): Promise<{ idleMb: number; loadedMb: number; peakMb: number }> {
   await engram.server.close();
   const child = spawn(process.execPath, [fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url)), 'serve'], {
-    env: { ...process.env, ...engram.env, ENGRAM_PORT: '0' },
+    env: { ...process.env, ...engram.env, ENGRAM_PORT: '0', ...SERVE_ENV },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));

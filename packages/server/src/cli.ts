@@ -1,19 +1,12 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { PlanSchema } from '@engram/protocol';
-import { drawGraph } from './brief/run-graph.js';
 import { loadConfig } from './config.js';
-import { runImport } from './import/run-import.js';
-import { learnerFor } from './learn/pool.js';
-import { currentUsage } from './meter/metering.js';
-import { reindexSpace, spacesOf } from './operations/reindex.js';
-import { findRequests, formatRequests } from './requests/find-requests.js';
-import { startNode } from './server.js';
-import { createAccount, createAccountKey, listAccountKeys, listAccounts, revokeAccountKey } from './store/account-repository.js';
-import { openStore } from './store/database.js';
-import { migrate } from './store/migrations.js';
-import { describeRestore, runExport, runMigrateStore, runRestore } from './store/transfer/commands.js';
-import { setExtra, setPlan } from './store/usage-repository.js';
+import type { openStore } from './store/database.js';
+
+// Each command loads what it runs when it runs (below), so that `engram serve` holds none of the
+// other commands' code and libraries (the graph's layout, the importer, export and restore) in
+// its heap, and a short command does not load the server.
 
 const USAGE = `engram: per-user long-term memory for AI apps
 
@@ -64,6 +57,8 @@ function fail(message: string): never {
 
 /** Runs `run` on the store; on an embedded store a running server holds, refuses (nothing is written to a copy that is lost). */
 async function withStore<T>(command: string, run: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>): Promise<T> {
+  const { openStore } = await import('./store/database.js');
+  const { migrate } = await import('./store/migrations.js');
   const store = await openStore(loadConfig(), { command });
   try {
     await migrate(store.db);
@@ -143,6 +138,7 @@ async function main(argv: string[]): Promise<void> {
         command === 'serve'
           ? { api: true, workers: values['no-workers'] ? 0 : (concurrency ?? config.workers) }
           : { api: false, workers: Math.max(1, concurrency ?? config.workers) };
+      const { startNode } = await import('./server.js');
       const node = await startNode(config, roles);
       const store = node.store.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
       process.stderr.write(
@@ -156,6 +152,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'reindex': {
       const config = loadConfig();
+      const { learnerFor } = await import('./learn/pool.js');
+      const { reindexSpace, spacesOf } = await import('./operations/reindex.js');
       await withStore('reindex', async (store) => {
         const learner = learnerFor(config.learnerThreads);
         try {
@@ -173,10 +171,12 @@ async function main(argv: string[]): Promise<void> {
     case 'import': {
       if (!sub) fail('import takes a folder: engram import DIR --space SPACE');
       if (!values.space?.trim()) fail('import needs --space SPACE (files are kept in a named space)');
+      const { runImport } = await import('./import/run-import.js');
       await runImport({ dir: sub, space: values.space, watch: values.watch ?? false });
       return;
     }
     case 'graph': {
+      const { drawGraph } = await import('./brief/run-graph.js');
       try {
         const drawn = await drawGraph({ space: values.space, out: values.out, format: values.format, limit: values.limit });
         if (values.out) process.stderr.write(`wrote ${values.out} (${drawn.format}: ${drawn.nodes} nodes, ${drawn.edges} edges)\n`);
@@ -187,6 +187,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'export': {
       if (values.all === (values.space !== undefined)) fail('export takes --space SPACE (one space; "" for the owner\'s own) or --all');
+      const { runExport } = await import('./store/transfer/commands.js');
       await withStore('export', (store) =>
         runExport(store, { accountId, space: values.space, all: values.all ?? false, out: process.stdout }),
       );
@@ -195,6 +196,7 @@ async function main(argv: string[]): Promise<void> {
     case 'restore': {
       if (!sub) fail('restore takes a file: engram restore FILE [--space SPACE] [--account ID]');
       const config = loadConfig();
+      const { describeRestore, runRestore } = await import('./store/transfer/commands.js');
       const summary = await withStore('restore', (store) =>
         runRestore(store, sub, {
           space: values.space,
@@ -207,11 +209,13 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'migrate-store': {
       if (!values.from || !values.to) fail('usage: engram migrate-store --from DATA_DIR --to DATABASE_URL');
+      const { runMigrateStore } = await import('./store/transfer/commands.js');
       await runMigrateStore(loadConfig(), { from: values.from, to: values.to, log: (text) => process.stdout.write(`${text}\n`) });
       process.stdout.write('The store is moved. Start Engram with DATABASE_URL set to the new store.\n');
       return;
     }
     case 'requests': {
+      const { findRequests, formatRequests } = await import('./requests/find-requests.js');
       const rows = await findRequests({ id: values.id, status: values.status, space: values.space, route: values.route }).catch(
         (error: Error) => fail(error.message),
       );
@@ -220,11 +224,13 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'migrate': {
+      const { migrate } = await import('./store/migrations.js');
       const applied = await withStore('migrate', (store) => migrate(store.db));
       process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Up to date\n');
       return;
     }
     case 'accounts': {
+      const { createAccount, createAccountKey, listAccounts } = await import('./store/account-repository.js');
       if (sub === 'list') {
         const accounts = await withStore('accounts list', (store) => listAccounts(store.db));
         for (const account of accounts)
@@ -249,6 +255,7 @@ async function main(argv: string[]): Promise<void> {
       if (!parsed.success) fail('PLAN is free, pro or max');
       const id = Number(account);
       if (!Number.isInteger(id)) fail('ACCOUNT is an account id');
+      const { setPlan } = await import('./store/usage-repository.js');
       if (!(await withStore('plan set', (store) => setPlan(store.db, id, parsed.data)))) fail(`no account ${id}`);
       process.stdout.write(`Account ${id} is on ${parsed.data}\n`);
       return;
@@ -257,17 +264,20 @@ async function main(argv: string[]): Promise<void> {
       if (sub !== 'on' && sub !== 'off') fail('usage: engram extra on|off [--cap USD] [--account ID]');
       const cap = values.cap === undefined ? undefined : Number(values.cap);
       if (cap !== undefined && (!Number.isFinite(cap) || cap < 0)) fail('--cap takes an amount in USD, 0 or more');
+      const { setExtra } = await import('./store/usage-repository.js');
       if (!(await withStore('extra', (store) => setExtra(store.db, accountId, sub === 'on', cap)))) fail(`no account ${accountId}`);
       process.stdout.write(`Extra learning is ${sub} for account ${accountId}${cap === undefined ? '' : ` (cap ${cap} USD a month)`}\n`);
       return;
     }
     case 'usage': {
       const config = loadConfig();
+      const { currentUsage } = await import('./meter/metering.js');
       const usage = await withStore('usage', (store) => currentUsage({ db: store.db, config, now: () => new Date() }, accountId));
       process.stdout.write(`${JSON.stringify(usage, null, 2)}\n`);
       return;
     }
     case 'keys': {
+      const { createAccountKey, listAccountKeys, revokeAccountKey } = await import('./store/account-repository.js');
       if (sub === 'create') {
         const key = await withStore('keys create', (store) => createAccountKey(store.db, accountId, { name: values.name ?? null }));
         process.stdout.write(`${key.key}\n`);

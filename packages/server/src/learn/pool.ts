@@ -39,7 +39,23 @@ interface Task {
 interface Thread {
   worker: Worker;
   task: Task | null;
+  /** Stops the thread once it has been idle for `idleMs` (set while it has no task). */
+  idleTimer: NodeJS.Timeout | null;
 }
+
+/** How a pool keeps its threads. */
+export interface LearnerPoolOptions {
+  /**
+   * A thread with nothing to do for this long stops, giving back its heap and its copies of
+   * the learner's libraries and tables (compromise's lexicon, the tokenizer's ranks, WordNet's
+   * indexes, the page and document parsers: some 100 MB resident); the next task starts one
+   * again (a few hundred ms of one core). 0 keeps threads once started.
+   */
+  idleMs?: number;
+}
+
+/** How long an idle learner thread is kept before it stops. */
+export const LEARNER_IDLE_MS = 30_000;
 
 /**
  * Threads that run the offline learner (tagging, dates, wording: pure CPU work) and parse
@@ -54,10 +70,20 @@ export class LearnerPool {
   #nextId = 0;
   #closed = false;
 
+  readonly #idleMs: number;
+
   constructor(
     private readonly size: number,
     private readonly entry: URL,
-  ) {}
+    options: LearnerPoolOptions = {},
+  ) {
+    this.#idleMs = options.idleMs ?? LEARNER_IDLE_MS;
+  }
+
+  /** Threads running now (started on demand, stopped when idle). */
+  get running(): number {
+    return this.#threads.length;
+  }
 
   /** The facts of a source, learned on one of the pool's threads. */
   learn: LearnFacts = (source) => this.#submit({ type: 'facts', source }) as Promise<SourceFacts>;
@@ -82,6 +108,8 @@ export class LearnerPool {
       if (!thread && this.#threads.length < this.size) thread = this.#spawn();
       if (!thread) return;
       const task = this.#waiting.shift()!;
+      if (thread.idleTimer) clearTimeout(thread.idleTimer);
+      thread.idleTimer = null;
       thread.task = task;
       thread.worker.ref();
       thread.worker.postMessage({ id: task.id, ...task.work });
@@ -89,7 +117,7 @@ export class LearnerPool {
   }
 
   #spawn(): Thread {
-    const thread: Thread = { worker: new Worker(this.entry), task: null };
+    const thread: Thread = { worker: new Worker(this.entry), task: null, idleTimer: null };
     thread.worker.on('message', (message: ThreadReply) => {
       const task = thread.task;
       if (!task || task.id !== message.id) return;
@@ -100,10 +128,12 @@ export class LearnerPool {
       else if (message.unreadable) task.reject(new UnreadableError(message.error, { permanent: message.unreadable.permanent }));
       else task.reject(new Error(message.error));
       this.#dispatch();
+      if (thread.task === null) this.#idle(thread);
     });
     const lost = (error: Error) => {
       const index = this.#threads.indexOf(thread);
       if (index !== -1) this.#threads.splice(index, 1);
+      if (thread.idleTimer) clearTimeout(thread.idleTimer);
       thread.task?.reject(error);
       thread.task = null;
       if (!this.#closed) this.#dispatch();
@@ -115,11 +145,35 @@ export class LearnerPool {
     return thread;
   }
 
+  /** Stops `thread` once it has had nothing to do for `idleMs`; a task given to it meanwhile keeps it. */
+  #idle(thread: Thread): void {
+    if (this.#idleMs <= 0 || this.#closed) return;
+    thread.idleTimer = setTimeout(() => {
+      thread.idleTimer = null;
+      if (thread.task !== null || this.#closed) return;
+      const index = this.#threads.indexOf(thread);
+      if (index === -1) return;
+      // Out of the pool first, so its exit is not taken for a lost thread.
+      this.#threads.splice(index, 1);
+      thread.worker.removeAllListeners('exit');
+      thread.worker.removeAllListeners('error');
+      thread.worker.on('error', () => {});
+      void thread.worker.terminate();
+    }, this.#idleMs);
+    // A thread waiting to stop does not keep the process alive.
+    thread.idleTimer.unref();
+  }
+
   /** Stops the threads; sources still waiting fail. */
   async close(): Promise<void> {
     this.#closed = true;
     for (const task of this.#waiting.splice(0)) task.reject(new Error('The learner threads are closed'));
-    await Promise.all(this.#threads.splice(0).map((thread) => thread.worker.terminate()));
+    await Promise.all(
+      this.#threads.splice(0).map((thread) => {
+        if (thread.idleTimer) clearTimeout(thread.idleTimer);
+        return thread.worker.terminate();
+      }),
+    );
   }
 }
 
@@ -127,10 +181,10 @@ export class LearnerPool {
  * How this process learns: `threads` learner threads when the built thread entry is there
  * (`dist/learn/thread.js`), else on the calling thread (0 threads, or running from sources).
  */
-export function learnerFor(threads: number): Learner {
+export function learnerFor(threads: number, options: LearnerPoolOptions = {}): Learner {
   const entry = new URL('./thread.js', import.meta.url);
   if (threads > 0 && entry.protocol === 'file:' && existsSync(fileURLToPath(entry))) {
-    const pool = new LearnerPool(threads, entry);
+    const pool = new LearnerPool(threads, entry, options);
     return { learn: pool.learn, parsers: { document: pool.readDocument, page: pool.parsePage }, close: () => pool.close(), threads };
   }
   return { learn: factsOf, parsers: { document: extractDocument, page: parsePage }, close: async () => {}, threads: 0 };

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError } from './data-dir-lock.js';
-import { openStore, PriorityGate, type Store } from './database.js';
+import { EMBEDDED_YOUNG_GENERATION_MB, openStore, PriorityGate, type Store } from './database.js';
 import { embeddedThreadOf } from './embedded-store.js';
 
 describe('the priority gate', () => {
@@ -86,6 +86,11 @@ describe('the embedded store', () => {
     const thread = embeddedThreadOf(store)!;
     expect(thread.worker.threadId).toBeGreaterThan(0);
     expect(thread.failure).toBeNull();
+  });
+
+  it("starts the store's thread with a small young generation", () => {
+    const limits = embeddedThreadOf(store)!.worker.resourceLimits!;
+    expect(limits.maxYoungGenerationSizeMb).toBe(EMBEDDED_YOUNG_GENERATION_MB);
   });
 
   it('passes parameters of every kind the server sends and reads them back with their types', async () => {

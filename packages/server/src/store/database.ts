@@ -143,7 +143,11 @@ export async function openStore(
   // save answered 201 survives the process being killed (kill -9). What PGlite never does is
   // fsync (it runs with fsync off, and its file system has no fsync), so the last seconds of
   // writes can be lost when the machine itself loses power.
-  const thread = new EmbeddedThread({ dataDir: config.dataDir, sharedBuffers: EMBEDDED_SHARED_BUFFERS });
+  const thread = new EmbeddedThread({
+    dataDir: config.dataDir,
+    sharedBuffers: EMBEDDED_SHARED_BUFFERS,
+    resourceLimits: { maxYoungGenerationSizeMb: EMBEDDED_YOUNG_GENERATION_MB },
+  });
   try {
     await thread.waitReady;
   } catch (error) {
@@ -191,6 +195,15 @@ export async function openStore(
  * Pages outside it are read through the kernel's page cache.
  */
 const EMBEDDED_SHARED_BUFFERS = '32MB';
+
+/**
+ * The young generation of the embedded store's thread, in MB. Its JavaScript only moves
+ * statements' bytes to and from PGlite (the database's own memory is WebAssembly memory, outside
+ * the V8 heap), so V8's default nursery (two 16 MB semi-spaces) sat mostly idle yet resident;
+ * 8 MB keeps its heap small at the same speed (docs/benchmarks.md, "Memory: where `engram
+ * serve`'s resident memory goes").
+ */
+export const EMBEDDED_YOUNG_GENERATION_MB = 8;
 
 const primaries = new WeakMap<Db, Db>();
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
 
 /** What the embedded store's thread (store/embedded-thread.mjs) is started with. */
@@ -7,6 +7,8 @@ export interface ThreadOptions {
   dataDir: string;
   /** PostgreSQL's shared_buffers (e.g. '32MB'); PGlite's default (128MB) when absent. */
   sharedBuffers?: string;
+  /** V8 limits of the thread's heap (`new Worker`'s `resourceLimits`); V8's defaults when absent. */
+  resourceLimits?: ResourceLimits;
 }
 
 /** What the server asks the thread. */
@@ -53,7 +55,8 @@ export class EmbeddedThread {
 
   constructor(options: ThreadOptions) {
     // Plain JavaScript beside this file, in the sources and in the build alike.
-    this.#worker = new Worker(new URL('./embedded-thread.mjs', import.meta.url), { workerData: options, execArgv: threadArgv() });
+    const { resourceLimits, ...workerData } = options;
+    this.#worker = new Worker(new URL('./embedded-thread.mjs', import.meta.url), { workerData, execArgv: threadArgv(), resourceLimits });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.#worker.on('message', (reply: ThreadReply) => {
         if (reply.type === 'ready') {
