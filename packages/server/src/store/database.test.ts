@@ -31,6 +31,40 @@ describe('the priority gate', () => {
     expect(order).toEqual(['urgent 1', 'urgent 2', 'background 1', 'background 2']);
     expect(gate.waiting).toEqual({ urgent: 0, background: 0 });
   });
+  it('keeps the connection free for a moment after a request, so its next statement goes before waiting background work', async () => {
+    const gate = new PriorityGate();
+    const order: string[] = [];
+    await gate.acquire(true);
+    const background = gate.acquire(false).then(() => {
+      order.push('background');
+      gate.release();
+    });
+    gate.release();
+    // The request works on its answer (a few turns of promises), then runs its next statement.
+    await Promise.resolve();
+    await Promise.resolve();
+    await gate.acquire(true).then(() => order.push('request again'));
+    gate.release();
+    await background;
+    expect(order).toEqual(['request again', 'background']);
+    expect(gate.waiting).toEqual({ urgent: 0, background: 0 });
+  });
+
+  it('hands the connection from background work straight to the next background work', async () => {
+    const gate = new PriorityGate();
+    await gate.acquire(false);
+    let second = false;
+    const waiting = gate.acquire(false).then(() => {
+      second = true;
+    });
+    gate.release();
+    await Promise.resolve();
+    expect(second).toBe(true);
+    // Background work asking for a free connection waits its turn behind background work queued before it.
+    await waiting;
+    gate.release();
+    expect(gate.waiting).toEqual({ urgent: 0, background: 0 });
+  });
 });
 
 describe('the embedded store', () => {

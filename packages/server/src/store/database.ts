@@ -39,16 +39,25 @@ export interface Store {
  * (learning, housekeeping), each kind in the order it asked. A holder keeps the connection
  * for one statement, or for a whole transaction; learning keeps its transactions short
  * (jobs/learn-source.ts), so a request waits for at most one of them.
+ *
+ * When an urgent caller lets go and only background work waits, the connection stays free until
+ * the event loop's next turn (`setImmediate`) before it goes to the background: a request that
+ * runs a statement, works on its answer for a moment and runs its next (a save's key check, then
+ * its save) takes it back without waiting behind a whole learning transaction.
  */
 export class PriorityGate {
   #busy = false;
+  #heldByUrgent = false;
+  #handOnQueued = false;
   readonly #urgent: (() => void)[] = [];
   readonly #background: (() => void)[] = [];
 
   /** Resolves when the caller holds the connection; it must `release` it after. */
   acquire(urgent: boolean): Promise<void> {
-    if (!this.#busy) {
+    // A free connection goes to the caller, unless it is background work and other background work waits first.
+    if (!this.#busy && (urgent || !this.#background.length)) {
       this.#busy = true;
+      this.#heldByUrgent = urgent;
       return Promise.resolve();
     }
     return new Promise((resolve) => (urgent ? this.#urgent : this.#background).push(resolve));
@@ -56,9 +65,27 @@ export class PriorityGate {
 
   /** Hands the connection to the next waiting caller, an urgent one first. */
   release(): void {
-    const next = this.#urgent.shift() ?? this.#background.shift();
-    if (next) next();
-    else this.#busy = false;
+    const urgent = this.#urgent.shift();
+    if (urgent) {
+      this.#heldByUrgent = true;
+      urgent();
+      return;
+    }
+    if (this.#background.length && !this.#heldByUrgent) {
+      this.#background.shift()!();
+      return;
+    }
+    this.#busy = false;
+    if (this.#background.length && !this.#handOnQueued) {
+      this.#handOnQueued = true;
+      setImmediate(() => {
+        this.#handOnQueued = false;
+        if (this.#busy || !this.#background.length) return;
+        this.#busy = true;
+        this.#heldByUrgent = false;
+        this.#background.shift()!();
+      });
+    }
   }
 
   /** How many callers wait, by kind (tests). */
