@@ -34,9 +34,10 @@
  * The figures go into docs/benchmarks.md ("Scale").
  */
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -391,6 +392,7 @@ async function profiled<T>(label: string, measure: () => Promise<T>): Promise<T>
   } finally {
     const { profile } = await session.post('Profiler.stop');
     const file = values.profile.replace(/(\.cpuprofile)?$/, `-${label}.cpuprofile`);
+    await mkdir(dirname(file), { recursive: true });
     await writeFile(file, JSON.stringify(profile));
     process.stderr.write(`profile: ${file}\n`);
     session.disconnect();

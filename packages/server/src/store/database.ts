@@ -48,6 +48,7 @@ export interface Store {
 export class PriorityGate {
   #busy = false;
   #heldByUrgent = false;
+  #urgentAt = Number.NEGATIVE_INFINITY;
   #handOnQueued = false;
   readonly #urgent: (() => void)[] = [];
   readonly #background: (() => void)[] = [];
@@ -55,6 +56,7 @@ export class PriorityGate {
   /** Resolves when the caller holds the connection; it must `release` it after. */
   acquire(urgent: boolean): Promise<void> {
     // A free connection goes to the caller, unless it is background work and other background work waits first.
+    if (urgent) this.#urgentAt = performance.now();
     if (!this.#busy && (urgent || !this.#background.length)) {
       this.#busy = true;
       this.#heldByUrgent = urgent;
@@ -65,6 +67,7 @@ export class PriorityGate {
 
   /** Hands the connection to the next waiting caller, an urgent one first. */
   release(): void {
+    if (this.#heldByUrgent) this.#urgentAt = performance.now();
     const urgent = this.#urgent.shift();
     if (urgent) {
       this.#heldByUrgent = true;
@@ -86,6 +89,11 @@ export class PriorityGate {
         this.#background.shift()!();
       });
     }
+  }
+
+  /** Milliseconds since a request last asked for or let go of the connection (Infinity: never). */
+  get quietMs(): number {
+    return performance.now() - this.#urgentAt;
   }
 
   /** How many callers wait, by kind (tests). */
@@ -194,6 +202,7 @@ export async function openStore(
     dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false, thread, names) }),
   });
   shareStore(background, db);
+  gates.set(db, gate);
   const store: Store = {
     db,
     background,
@@ -231,6 +240,16 @@ const EMBEDDED_SHARED_BUFFERS = '32MB';
  * serve`'s resident memory goes").
  */
 export const EMBEDDED_YOUNG_GENERATION_MB = 8;
+
+const gates = new WeakMap<Db, PriorityGate>();
+
+/**
+ * How long the requests of `db`'s store have left its one connection alone, in milliseconds:
+ * Infinity on PostgreSQL, where a request never waits for background work's connection.
+ */
+export function requestsQuietFor(db: Db): number {
+  return gates.get(primaryOf(db))?.quietMs ?? Number.POSITIVE_INFINITY;
+}
 
 const primaries = new WeakMap<Db, Db>();
 

@@ -42,6 +42,40 @@ describe('keepStatistics on the embedded store, which has no autovacuum', () => 
     expect(await keepStatistics(store.db, { store: 'pglite' })).toEqual([]);
   });
 
+  it('waits, as the periodic job asks, until requests have left the one connection alone', async () => {
+    await sql`insert into periodic_runs (name, slot, owner) select 'busy', g::text, 'test' from generate_series(1, 200) g`.execute(
+      store.db,
+    );
+    // reported() ends with a request's statement: the connection is not quiet for a minute yet.
+    await reported();
+    const busy = { quietMs: 60_000, maxWaitMs: 60_000 };
+    expect(await keepStatistics(store.background, { store: 'pglite', quiet: busy })).toEqual([]);
+    expect(await statsOf('periodic_runs')).toMatchObject({ analyzed: true });
+    const before = await sql<{ at: Date }>`select last_analyze as at from pg_stat_user_tables where relname = 'periodic_runs'`.execute(
+      store.db,
+    );
+    // Waited long enough: it runs although requests keep coming.
+    expect(await keepStatistics(store.background, { store: 'pglite', quiet: { quietMs: 60_000, maxWaitMs: 0 } })).toEqual([
+      'periodic_runs',
+    ]);
+    const after = await sql<{ at: Date }>`select last_analyze as at from pg_stat_user_tables where relname = 'periodic_runs'`.execute(
+      store.db,
+    );
+    expect(after.rows[0]!.at.getTime()).toBeGreaterThan(before.rows[0]!.at.getTime());
+    await sql`insert into periodic_runs (name, slot, owner) select 'quiet', g::text, 'test' from generate_series(1, 200) g`.execute(
+      store.db,
+    );
+    await reported();
+    expect(await keepStatistics(store.background, { store: 'pglite', quiet: busy })).toEqual([]);
+    // Quiet long enough (no wait asked for): it runs.
+    expect(await keepStatistics(store.background, { store: 'pglite', quiet: { quietMs: 0, maxWaitMs: 60_000 } })).toEqual([
+      'periodic_runs',
+    ]);
+    await sql`delete from periodic_runs where name in ('busy', 'quiet')`.execute(store.db);
+    await reported();
+    await keepStatistics(store.db, { store: 'pglite' });
+  });
+
   it('vacuums a table with many dead rows', async () => {
     await sql`delete from periodic_runs where name = 'many'`.execute(store.db);
     await reported();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './database.js';
+import { primaryOf, requestsQuietFor } from './database.js';
 
 /**
  * How long a stored answer to an Idempotency-Key is replayed: an older one is taken over by the
@@ -29,6 +30,8 @@ export async function cleanUp(db: Db): Promise<{ idempotencyKeys: number; period
  * are dead.
  */
 const ANALYZE_BASE_ROWS = 50;
+/** Since when each store's statistics have waited for requests to go quiet (Date.now()). */
+const waitingSince = new WeakMap<Db, number>();
 const ANALYZE_SHARE = 0.1;
 const VACUUM_SHARE = 0.2;
 
@@ -43,12 +46,32 @@ const VACUUM_SHARE = 0.2;
  * (store/queue-repository.ts, `claimJob`), not the statistics. On a PostgreSQL server whose
  * autovacuum runs (`options.store` 'postgres' and the setting on), it does nothing. Returns the tables it analyzed.
  */
-export async function keepStatistics(db: Db, options: { store: 'pglite' | 'postgres' }): Promise<string[]> {
+export async function keepStatistics(
+  db: Db,
+  options: {
+    store: 'pglite' | 'postgres';
+    /**
+     * Waits for a quiet moment (the periodic job): on the embedded store, whose one connection a
+     * VACUUM or ANALYZE holds for up to a second at 100k memories, each table waits until requests
+     * have left the connection alone for `quietMs`, unless that wait has lasted `maxWaitMs`.
+     */
+    quiet?: { quietMs: number; maxWaitMs: number };
+  },
+): Promise<string[]> {
   // PGlite's `autovacuum` setting reads on, but it has no worker to run it.
   if (options.store === 'postgres') {
     const { rows } = await sql<{ on: boolean }>`select current_setting('autovacuum')::boolean as on`.execute(db);
     if (rows[0]?.on) return [];
   }
+  const waiting = primaryOf(db);
+  /** Whether a table may be kept now: requests are quiet, or have kept it waiting long enough. */
+  const mayRun = () => {
+    const { quiet } = options;
+    if (!quiet || requestsQuietFor(db) >= quiet.quietMs) return true;
+    const since = waitingSince.get(waiting) ?? Date.now();
+    waitingSince.set(waiting, since);
+    return Date.now() - since >= quiet.maxWaitMs;
+  };
   const { rows } = await sql<{ table: string; analyze: boolean; vacuum: boolean }>`
     select relname as table,
       n_mod_since_analyze > ${ANALYZE_BASE_ROWS}::float8 + ${ANALYZE_SHARE}::float8 * n_live_tup as analyze,
@@ -58,8 +81,11 @@ export async function keepStatistics(db: Db, options: { store: 'pglite' | 'postg
   const analyzed: string[] = [];
   for (const row of rows) {
     if (!row.analyze && !row.vacuum) continue;
+    // The next run (a minute later) takes up what is left.
+    if (!mayRun()) break;
     await sql`${sql.raw(row.vacuum ? 'vacuum (analyze)' : 'analyze')} ${sql.table(row.table)}`.execute(db);
     analyzed.push(row.table);
   }
+  if (analyzed.length === rows.filter((row) => row.analyze || row.vacuum).length) waitingSince.delete(waiting);
   return analyzed;
 }
