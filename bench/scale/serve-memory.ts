@@ -26,11 +26,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { loadConfig } from '../../packages/server/dist/config.js';
-import { factFingerprint } from '../../packages/server/dist/learn/index.js';
 import { startServer } from '../../packages/server/dist/server.js';
-import { type FactToStore, storeFacts } from '../../packages/server/dist/store/memory-repository.js';
+import { storeFacts } from '../../packages/server/dist/store/memory-repository.js';
 import { ensureSpace } from '../../packages/server/dist/store/source-repository.js';
 import { percentiles } from '../common/figures.js';
+import { fact, note, questions } from './generated.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -49,36 +49,6 @@ const { values, positionals } = parseArgs({
 });
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
 
-// The scale run's generator (bench/scale/run.ts), so that the space looks the same.
-let seed = 7;
-const random = () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-const skewed = <T>(items: T[]) => items[Math.floor(items.length * random() ** 2)]!;
-const syllables = ['ka', 'lo', 'mi', 'ren', 'tav', 'os', 'ul', 'bri', 'den', 'sa', 'vor', 'ine', 'pet', 'ra', 'zu', 'gal'];
-const word = (parts: number) => Array.from({ length: parts }, () => syllables[Math.floor(random() * syllables.length)]).join('');
-const capital = (text: string) => text[0]!.toUpperCase() + text.slice(1);
-const PEOPLE = Array.from({ length: 60 }, () => capital(word(2)));
-const PLACES = Array.from({ length: 400 }, () => capital(word(3)));
-const THINGS = Array.from({ length: 4_000 }, () => word(3));
-const VERBS = ['bought', 'painted', 'fixed', 'sold', 'found', 'cooked', 'planted', 'visited', 'borrowed', 'carved', 'repaired', 'ordered'];
-const ADJECTIVES = ['old', 'red', 'small', 'heavy', 'new', 'green', 'quiet', 'bright', 'wooden', 'broken', 'rare', 'cheap'];
-const sentence = (day: number) => {
-  const person = skewed(PEOPLE);
-  return {
-    text: `${person} ${skewed(VERBS)} a ${skewed(ADJECTIVES)} ${skewed(THINGS)} in ${skewed(PLACES)} on day ${day}.`,
-    about: [person],
-  };
-};
-const note = (index: number) => Array.from({ length: 10 }, (_, line) => sentence(index + line).text).join(' ');
-const questions = () => [
-  `What did ${skewed(PEOPLE)} buy?`,
-  `Where did ${skewed(PEOPLE)} paint the ${skewed(THINGS)}?`,
-  `Who fixed a ${skewed(ADJECTIVES)} ${skewed(THINGS)}?`,
-  `What did ${skewed(PEOPLE)} do in ${skewed(PLACES)}?`,
-];
-
 const storeEnv = (dataDir: string | undefined): Record<string, string> =>
   values['database-url'] ? { DATABASE_URL: values['database-url'] } : { ENGRAM_DATA_DIR: dataDir! };
 
@@ -92,19 +62,7 @@ if (positionals[0] === 'fill') {
   const scope = { accountId: 1, space: 'scale' };
   await ensureSpace(db, scope);
   for (let start = 0; start < size; start += 1_000) {
-    const facts: FactToStore[] = Array.from({ length: Math.min(1_000, size - start) }, (_, offset) => {
-      const index = start + offset;
-      const { text, about } = sentence(index % 365);
-      return {
-        text,
-        kind: 'detail',
-        about,
-        date: new Date(Date.UTC(2025, 0, 1) + (index % 365) * 86_400_000).toISOString().slice(0, 10),
-        fingerprint: factFingerprint(`${text} #${index}`),
-        sentence: { text, messageIndex: null, start: 0, end: text.length },
-        index: { broader: '', kinds: '', around: '' },
-      };
-    });
+    const facts = Array.from({ length: Math.min(1_000, size - start) }, (_, offset) => fact(start + offset));
     await db.transaction().execute(async (transaction) => {
       await sql`
         insert into sources (id, account_id, space, kind, body, status, learned_at)
