@@ -12,7 +12,7 @@ import { billedTokens, canLearn, periodOf, usageRecord } from './usage.js';
 /** What metering needs: the store, the plans, and the clock (tests move it). */
 export interface MeterContext {
   db: Db;
-  config: Pick<Config, 'plans' | 'maxAttempts'> & ReadConfig;
+  config: Pick<Config, 'plans' | 'maxAttempts' | 'databaseUrl'> & ReadConfig;
   now: () => Date;
   /** Where the learner runs and pages and files are parsed (learner threads); this thread when absent. */
   learn?: LearnFacts;

@@ -1,5 +1,4 @@
 import type { Labels } from '@engram/protocol';
-import type { Config } from '../config.js';
 import { DomainError } from '../domain-error.js';
 import type { KnownUsage } from '../meter/metering.js';
 import { admitSave } from '../meter/metering.js';
@@ -115,12 +114,11 @@ export class SaveGroups {
 
 /**
  * Whether saves may store their sources and jobs in one statement (`addQueuedSources`): on the
- * embedded store (a configuration whose DATABASE_URL is known to be unset), whose queue is never
- * a table apart and whose every round trip crosses to its thread; not on PostgreSQL, where the
- * queue may live apart (docs/citus.sql), nor where the configuration does not say.
+ * embedded store (no DATABASE_URL), whose queue is never a table apart and whose every round trip
+ * crosses to its thread; not on PostgreSQL, where the queue may live apart (docs/citus.sql).
  */
-export function oneStatementOf(context: Pick<OperationContext, 'config'>): boolean {
-  return (context.config as Partial<Pick<Config, 'databaseUrl'>>).databaseUrl === null;
+function oneStatementOf(context: Pick<OperationContext, 'config'>): boolean {
+  return context.config.databaseUrl === null;
 }
 
 /** An error the database answered a statement with (an SQLSTATE), rather than a lost connection. */

@@ -55,8 +55,8 @@ export class PriorityGate {
 
   /** Resolves when the caller holds the connection; it must `release` it after. */
   acquire(urgent: boolean): Promise<void> {
-    // A free connection goes to the caller, unless it is background work and other background work waits first.
     if (urgent) this.#urgentAt = performance.now();
+    // A free connection goes to the caller, unless it is background work and other background work waits first.
     if (!this.#busy && (urgent || !this.#background.length)) {
       this.#busy = true;
       this.#heldByUrgent = urgent;

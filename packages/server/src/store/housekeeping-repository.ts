@@ -30,10 +30,11 @@ export async function cleanUp(db: Db): Promise<{ idempotencyKeys: number; period
  * are dead.
  */
 const ANALYZE_BASE_ROWS = 50;
-/** Since when each store's statistics have waited for requests to go quiet (Date.now()). */
-const waitingSince = new WeakMap<Db, number>();
 const ANALYZE_SHARE = 0.1;
 const VACUUM_SHARE = 0.2;
+
+/** Since when each store's statistics have waited for requests to go quiet (Date.now()). */
+const waitingSince = new WeakMap<Db, number>();
 
 /**
  * What autovacuum does on PostgreSQL, for a store where it does not run: the embedded store
@@ -78,14 +79,14 @@ export async function keepStatistics(
       n_dead_tup > ${ANALYZE_BASE_ROWS}::float8 + ${VACUUM_SHARE}::float8 * n_live_tup as vacuum
     from pg_stat_user_tables where schemaname = 'public'
     order by relname`.execute(db);
+  const due = rows.filter((row) => row.analyze || row.vacuum);
   const analyzed: string[] = [];
-  for (const row of rows) {
-    if (!row.analyze && !row.vacuum) continue;
+  for (const row of due) {
     // The next run (a minute later) takes up what is left.
     if (!mayRun()) break;
     await sql`${sql.raw(row.vacuum ? 'vacuum (analyze)' : 'analyze')} ${sql.table(row.table)}`.execute(db);
     analyzed.push(row.table);
   }
-  if (analyzed.length === rows.filter((row) => row.analyze || row.vacuum).length) waitingSince.delete(waiting);
+  if (analyzed.length === due.length) waitingSince.delete(waiting);
   return analyzed;
 }
