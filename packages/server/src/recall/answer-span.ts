@@ -251,6 +251,15 @@ export function askedNoun(question: string): string | null {
  * Rule "the asked-for noun is the phrase's head".
  */
 export function askedWord(question: string): string | null {
+  // One answer reads the question's word once per memory it looks at: the last question's is kept.
+  if (question !== lastAsked.question) lastAsked = { question, word: headOfAsked(question) };
+  return lastAsked.word;
+}
+
+/** The last question `askedWord` read, and its word. */
+let lastAsked: { question: string | null; word: string | null } = { question: null, word: null };
+
+function headOfAsked(question: string): string | null {
   const opening = /^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?/iu.exec(question);
   if (!opening) return null;
   const terms = (nlp(question.slice(opening[0].length)).json() as { terms: { text: string; tags: string[] }[] }[]).flatMap(

@@ -181,6 +181,12 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
   const best = recalled[0]!.score;
   const support = recalled.filter((item) => item.score >= best * SUPPORT_SHARE).slice(0, 5);
   const clash = findClash(support);
+  // Each memory's answer of the kind asked, worked out once (it parses the question and the memory).
+  const typedAnswers = new Map<Recalled, string | null>();
+  const typedOf = (item: Recalled) => {
+    if (!typedAnswers.has(item)) typedAnswers.set(item, typedAnswer(question, item.row.text));
+    return typedAnswers.get(item)!;
+  };
 
   let answer: string | null = null;
   let used: Recalled[] = [];
@@ -203,12 +209,12 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     used = [recalled[0]!];
     answer = negated(recalled[0]!.row.text) ? 'No.' : 'Yes.';
   }
-  if (answer === null && typedAnswer(question, recalled[0]!.row.text) === null) {
+  if (answer === null && typedOf(recalled[0]!) === null) {
     // The best memory gives no answer of the kind asked; one of the next two that does answers alone.
-    const typed = recalled.slice(1, TYPED_REACH).find((item) => typedAnswer(question, item.row.text) !== null);
+    const typed = recalled.slice(1, TYPED_REACH).find((item) => typedOf(item) !== null);
     if (typed) {
       used = [typed];
-      answer = sentence(capitalise(typedAnswer(question, typed.row.text)!));
+      answer = sentence(capitalise(typedOf(typed)!));
     }
   }
   if (answer === null) {
@@ -221,8 +227,8 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     }
     let parts = used.map((item) => shortAnswer(question, item.row.text));
     // A typed answer from the best memory (a title, a named thing) is not joined by an untyped span of another.
-    if (typedAnswer(question, used[0]!.row.text) !== null) {
-      const keep = used.map((item, index) => index === 0 || typedAnswer(question, item.row.text) !== null);
+    if (typedOf(used[0]!) !== null) {
+      const keep = used.map((item, index) => index === 0 || typedOf(item) !== null);
       used = used.filter((_, index) => keep[index]);
       parts = parts.filter((_, index) => keep[index]);
     }
