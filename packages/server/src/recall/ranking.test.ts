@@ -26,7 +26,7 @@ interface Memory {
   about?: string[];
   dated?: boolean;
   reported?: boolean;
-  passage?: string;
+  passage?: string | null;
   said?: number;
   created?: number;
 }
@@ -35,7 +35,7 @@ const hitOf = (memory: Memory): LexemeHit => ({
   id: memory.id,
   kind: 'detail',
   about: memory.about ?? [],
-  passage: memory.passage ?? `source:${memory.id}`,
+  passage: memory.passage === undefined ? `source:${memory.id}` : memory.passage,
   slot: null,
   dated: memory.dated ?? false,
   reported: memory.reported ?? false,
@@ -196,7 +196,7 @@ describe('golden ranking: each weight decides a pair', () => {
   });
 });
 
-const scoredOf = (id: number, score: number, passage = `source:${id}`, direct = 0): Scored => ({
+const scoredOf = (id: number, score: number, passage: string | null = `source:${id}`, direct = 0): Scored => ({
   hit: hitOf({ id, text: '', levels: [], passage }),
   score,
   direct,
@@ -216,6 +216,17 @@ describe('golden ranking: after scoring', () => {
     expect(scored.map((item) => item.score)).toEqual([0.8, 0.45, 0.4, 0.35, 0.2]);
   });
 
+  it('leaves memories alone outside a conversation (no passage) as they are, however many', () => {
+    const scored = [scoredOf(1, 0.8, null), scoredOf(2, 0.7, null), scoredOf(3, 0.6, 'chat:1'), scoredOf(4, 0.5, 'chat:1')];
+    diversify(scored);
+    expect(scored.map((item) => [item.hit.id, item.score])).toEqual([
+      [1, 0.8],
+      [2, 0.7],
+      [3, 0.6],
+      [4, 0.25],
+    ]);
+  });
+
   it('gives the order a full sort by score and id would, for many memories of a few messages', () => {
     // A fixed pseudo-random fill: scores on a coarse grid (ties broken by id), passages from 30 messages.
     let seed = 3;
@@ -226,15 +237,16 @@ describe('golden ranking: after scoring', () => {
     const byScore = (left: Scored, right: Scored) => right.score - left.score || right.hit.id - left.hit.id;
     for (const sorted of [true, false]) {
       const scored = Array.from({ length: 2_000 }, (_, index) =>
-        scoredOf(index + 1, Math.round(next() * 40) / 40, `chat:${Math.floor(next() * 30)}`),
+        scoredOf(index + 1, Math.round(next() * 40) / 40, next() < 0.2 ? null : `chat:${Math.floor(next() * 30)}`),
       );
       if (sorted) scored.sort(byScore);
       // What diversify does, spelled out: each further fact of a message listed gives way by half, then all are sorted.
       const seen = new Map<string, number>();
       const expected = scored
         .map((item) => {
-          const count = seen.get(item.hit.passage) ?? 0;
-          seen.set(item.hit.passage, count + 1);
+          // A memory alone (no passage) shares its context with none.
+          const count = item.hit.passage === null ? 0 : (seen.get(item.hit.passage) ?? 0);
+          if (item.hit.passage !== null) seen.set(item.hit.passage, count + 1);
           return { id: item.hit.id, score: item.score * 0.5 ** count };
         })
         .sort((left, right) => right.score - left.score || right.id - left.id);

@@ -58,8 +58,10 @@ const FEW_HITS = 50;
 /** How many of the best memories Postgres's rank re-orders, and how much it can add. */
 const RERANKED = 60;
 
+// -1, 0 or 1 (or the ids' difference), never a fraction: a sort boxes each fractional answer, and
+// a large space sorts thousands of memories.
 const byScore = (left: { score: number; hit: LexemeHit }, right: { score: number; hit: LexemeHit }) =>
-  right.score - left.score || right.hit.id - left.hit.id;
+  right.score > left.score ? 1 : right.score < left.score ? -1 : right.hit.id - left.hit.id;
 
 /** How much a word counts where it was found (level 0 none, 1 the message it answers, 2 the rest of its message, 3 the fact or its names). */
 const LEVEL_WEIGHT = [0, BEFORE_LEVEL_WEIGHT, MESSAGE_LEVEL_WEIGHT, OWN_LEVEL_WEIGHT];
@@ -375,9 +377,20 @@ const JUDGED = 10;
  * what Ana painted).
  */
 export function judge(scored: Scored[], names: string[], words: QueryWord[] = []): number {
-  const aboutName = (hit: LexemeHit) => isAboutName(hit, names, words);
-  const relevant = names.length && scored.some((item) => aboutName(item.hit)) ? scored.filter((item) => aboutName(item.hit)) : scored;
-  return Math.max(0, ...relevant.slice(0, JUDGED).map((item) => item.direct));
+  // The best JUDGED about a named name when there are any, else the best JUDGED: only as many
+  // memories are looked at as it takes to find them (a large space brings in thousands).
+  let best = 0;
+  let seen = 0;
+  if (names.length) {
+    for (const item of scored) {
+      if (!isAboutName(item.hit, names, words)) continue;
+      best = Math.max(best, item.direct);
+      if (++seen === JUDGED) break;
+    }
+  }
+  if (seen) return best;
+  for (let index = 0; index < Math.min(JUDGED, scored.length); index++) best = Math.max(best, scored[index]!.direct);
+  return best;
 }
 
 /**
@@ -394,6 +407,13 @@ export function saysAboutNamed(scored: Scored[], words: QueryWord[], names: stri
     .some((item) => isAboutName(item.hit, names, words) && others.some((lexeme) => (item.hit.levels[lexeme] ?? 0) >= OWN_WORDS));
 }
 
+/** Whether a memory's own words say every one of some lexemes (none: no). */
+function saysAll(levels: readonly number[], lexemes: readonly number[]): boolean {
+  if (!lexemes.length) return false;
+  for (const lexeme of lexemes) if (levels[lexeme] !== OWN_WORDS) return false;
+  return true;
+}
+
 /** A lexeme's match level when the memory's own words (or names) hold it. */
 const OWN_WORDS = 3;
 
@@ -403,8 +423,13 @@ const OWN_WORDS = 3;
  * sock."), though the learner lists only some of them as what the memory is about.
  */
 export function isAboutName(hit: LexemeHit, names: string[], words: QueryWord[]): boolean {
-  if (hit.about.some((known) => names.some((name) => isName(known, name)))) return true;
-  return words.some((word) => word.name && word.own.some((lexeme) => hit.levels[lexeme] === OWN_WORDS));
+  // Loops, not closures: this runs for each of the thousands of memories a large space brings in.
+  for (const known of hit.about) for (const name of names) if (isName(known, name)) return true;
+  for (const word of words) {
+    if (!word.name) continue;
+    for (const lexeme of word.own) if (hit.levels[lexeme] === OWN_WORDS) return true;
+  }
+  return false;
 }
 
 const isName = (known: string, name: string) => {
@@ -423,6 +448,11 @@ export function diversify(scored: Scored[]): void {
   const kept: Scored[] = [];
   const lowered: Scored[] = [];
   for (const item of scored) {
+    // A memory alone shares its context with none.
+    if (item.hit.passage === null) {
+      kept.push(item);
+      continue;
+    }
     const count = listed.get(item.hit.passage) ?? 0;
     if (count > 0) {
       item.score *= SAME_PASSAGE ** count;
@@ -532,24 +562,35 @@ export function scoreHits(
   };
 
   const scored = new Array<Scored>(hits.length);
+  // Indexed loops, not for…of: this runs for each of the thousands of memories a large space
+  // brings in, and each for…of may make an iterator.
   for (let place = 0; place < hits.length; place++) {
     const hit = hits[place]!;
     const levels = hit.levels;
     let covered = 0;
     let ownWords = 0;
-    for (const word of scoring) {
+    for (let wordIndex = 0; wordIndex < scoring.length; wordIndex++) {
+      const word = scoring[wordIndex]!;
       let match = 0;
       let saysOwn = false;
-      for (const lexeme of word.own) {
-        const level = levels[lexeme] ?? 0;
+      for (let index = 0; index < word.own.length; index++) {
+        const level = levels[word.own[index]!] ?? 0;
         match = Math.max(match, LEVEL_WEIGHT[level] ?? 0);
         if (level === OWN_WORDS) saysOwn = true;
       }
       const inSlot = word.slot !== null && hit.slot !== null && hit.slot.endsWith(word.slot);
       if (inSlot) match = 1;
-      if (inSlot || saysOwn || word.answerKinds.some((lexeme) => levels[lexeme] === OWN_WORDS)) ownWords += word.judged;
-      for (const [lexeme, value] of word.classes) if (levels[lexeme]) match = Math.max(match, value);
-      for (const [lexeme, share] of word.related) match = Math.max(match, share * (LEVEL_WEIGHT[levels[lexeme] ?? 0] ?? 0));
+      let saysKind = false;
+      for (let index = 0; index < word.answerKinds.length; index++) if (levels[word.answerKinds[index]!] === OWN_WORDS) saysKind = true;
+      if (inSlot || saysOwn || saysKind) ownWords += word.judged;
+      for (let index = 0; index < word.classes.length; index++) {
+        const kind = word.classes[index]!;
+        if (levels[kind[0]]) match = Math.max(match, kind[1]);
+      }
+      for (let index = 0; index < word.related.length; index++) {
+        const related = word.related[index]!;
+        match = Math.max(match, related[1] * (LEVEL_WEIGHT[levels[related[0]] ?? 0] ?? 0));
+      }
       covered += word.weight * match;
     }
     const coverage = sum > 0 ? covered / sum : 0;
@@ -558,9 +599,7 @@ export function scoreHits(
     const recency = newest > oldest ? (hit.created_at - oldest) / (newest - oldest) : 1;
     // Said in the span asked about, or saying its month and year in its own words.
     const inTime =
-      cues.time !== undefined &&
-      ((hit.said >= cues.time.start && hit.said < cues.time.end) ||
-        (cues.time.lexemes.length > 0 && cues.time.lexemes.every((lexeme) => levels[lexeme] === 3)));
+      cues.time !== undefined && ((hit.said >= cues.time.start && hit.said < cues.time.end) || saysAll(levels, cues.time.lexemes));
     const score =
       COVERAGE_WEIGHT * coverage +
       (named ? NAME_CUE : 0) +

@@ -116,7 +116,7 @@ export class SpaceIndex {
   private labelsAt = new Int32Array(0);
   /** The slot's number in `texts`, or -1 for none. */
   private slotAt = new Int32Array(0);
-  /** The passage: its source's number in `texts` with `passageIndexAt` the message's index, the whole passage's number when that is -1, or -1 when the passage is the memory's id. */
+  /** The passage: its source's number in `texts` with `passageIndexAt` the message's index, the whole passage's number when that is -1, or -1 for none (a memory alone). */
   private passageTextAt = new Int32Array(0);
   private passageIndexAt = new Int32Array(0);
   private readonly kinds = new Interned<MemoryKind>();
@@ -143,6 +143,8 @@ export class SpaceIndex {
   };
   private readonly tails = new Map<number, Tail>();
   private tailed = 0;
+  /** A search's marks by position (see `search`), all 0 between searches. */
+  private marks = new Int32Array(0);
 
   /**
    * `expected`: how many memories a build is about to read (the columns are made that long at
@@ -176,7 +178,7 @@ export class SpaceIndex {
       const labels = row.labels && Object.keys(row.labels).length ? row.labels : null;
       this.labelsAt[position] = labels ? this.labelSets.numberOf(JSON.stringify(labels), () => labels) : 0;
       this.slotAt[position] = row.slot === null ? -1 : this.texts.numberOf(row.slot, detached);
-      this.setPassage(position, row.id, row.passage);
+      this.setPassage(position, row.passage);
       const count = readTsvector(row.tsv);
       const building = this.building;
       if (building) {
@@ -224,9 +226,9 @@ export class SpaceIndex {
     this.passageIndexAt = room(this.passageIndexAt, length);
   }
 
-  /** Keeps a passage as its source and message index ("src_…:3"), or as the id it is, without a string per memory. */
-  private setPassage(position: number, id: number, passage: string): void {
-    if (passage === String(id)) {
+  /** Keeps a passage as its source and message index ("src_…:3"), or none, without a string per memory. */
+  private setPassage(position: number, passage: string | null): void {
+    if (passage === null) {
       this.passageTextAt[position] = -1;
       return;
     }
@@ -241,9 +243,9 @@ export class SpaceIndex {
     }
   }
 
-  private passageOf(position: number): string {
+  private passageOf(position: number): string | null {
     const text = this.passageTextAt[position]!;
-    if (text === -1) return String(this.idAt[position]);
+    if (text === -1) return null;
     const index = this.passageIndexAt[position]!;
     return index === -1 ? this.texts.values[text]! : `${this.texts.values[text]}:${index}`;
   }
@@ -437,13 +439,41 @@ export class SpaceIndex {
     // Flat typed arrays, not a Set and a Map of arrays: a common word brings in tens of thousands
     // of memories in a large space. `hitOf[position]` is 1 + the memory's place among the hits,
     // or -1 when it was looked at and left out (removed, another kind, other labels).
-    const hitOf = new Int32Array(this.length);
+    // The marks are kept from one search to the next (a search runs to its end before another
+    // starts) and put back to 0 where this one set them: a new array each time would be 400 KB
+    // at 100k memories, which the garbage collector must then take back.
+    if (this.marks.length < this.length) this.marks = new Int32Array(this.length);
+    const hitOf = this.marks;
     const found: number[] = [];
+    const left: number[] = [];
+    try {
+      return this.searchMarked(options, kind, labels, counts, bringing, hitOf, found, left);
+    } finally {
+      for (const position of found) hitOf[position] = 0;
+      for (const position of left) hitOf[position] = 0;
+    }
+  }
+
+  private searchMarked(
+    options: LexemeSearch,
+    kind: number,
+    labels: [string, string][] | null,
+    counts: Map<string, number>,
+    bringing: string[],
+    hitOf: Int32Array,
+    found: number[],
+    left: number[],
+  ): { hits: LexemeHit[]; total: number; counts: Map<string, number> } {
     for (const lexeme of this.bringers(bringing.length ? bringing : options.lexemes, counts)) {
       const factOnly = options.factOnly?.has(lexeme) ?? false;
       this.postings(this.lexemes.get(lexeme), (position, level) => {
         if ((factOnly && level !== 3) || hitOf[position] !== 0) return;
-        hitOf[position] = this.matches(position, kind, labels) ? found.push(position) : -1;
+        if (this.matches(position, kind, labels)) {
+          hitOf[position] = found.push(position);
+        } else {
+          hitOf[position] = -1;
+          left.push(position);
+        }
       });
     }
     if (options.said) this.bringSaid(options.said, kind, labels, hitOf, found);

@@ -466,8 +466,11 @@ export interface LexemeHit {
   id: number;
   kind: MemoryKind;
   about: string[];
-  /** The source and message it came from ("src_…:3"), or the memory alone outside a conversation: memories of one message repeat each other's context. */
-  passage: string;
+  /**
+   * The source and message it came from ("src_…:3"): memories of one message repeat each
+   * other's context. Null for a memory alone outside a conversation, which shares it with none.
+   */
+  passage: string | null;
   /** Subject and attribute of a fact that can change ("omar|home"), else null. */
   slot: string | null;
   /** Whether the memory's own words carry a date (a year). */
@@ -488,7 +491,7 @@ export interface LexemeHit {
 export const hitColumns = sql`
   m.id, m.kind, m.about, extract(epoch from m.created_at)::float8 * 1000 as created_at,
   extract(epoch from m.date)::float8 * 1000 as said, m.tsv::text as tsv, m.slot, m.labels, m.reported,
-  case when m.message_index is null then m.id::text else m.source_id || ':' || m.message_index end as passage`;
+  case when m.message_index is null then null else m.source_id || ':' || m.message_index end as passage`;
 
 /** A row of `hitColumns`. */
 export interface HitRow {
@@ -500,7 +503,7 @@ export interface HitRow {
   tsv: string;
   slot: string | null;
   labels: Labels | null;
-  passage: string;
+  passage: string | null;
   reported: boolean;
 }
 
