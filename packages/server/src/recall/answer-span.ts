@@ -45,7 +45,9 @@ function wordsOf(text: string, offset = 0): Word[] {
     const lower = match[0].toLowerCase().replace(/['’]s$/u, '');
     return {
       text: match[0],
-      stem: stemmer(lower),
+      // A small word never stands for a word of the question ("on" is not "one", which stems
+      // alike): it is marked so that no stem equals it (rule "a small word is not the question's").
+      stem: FUNCTION_WORDS.has(lower) ? `=${lower}` : stemmer(lower),
       start: offset + match.index,
       end: offset + match.index + match[0].length,
       capital: /^\p{Lu}/u.test(match[0]),
@@ -96,24 +98,47 @@ function spanText(text: string, words: Word[]): string | null {
  * after the last of them ("What did Ana bake?" and "Ana baked a plum tart, which sold out."
  * give "plum tart"); when nothing follows them, the longest stretch between two of them ("Ana
  * baked a plum tart for the fair." for "What did Ana bake for the fair?"); else what comes
- * before the first, without the question's names. Written dates are left out (a "when" question
- * is answered before this). Null when no clause holds a word of the question beyond its names,
- * or the span would hold only small words: then the memory answers whole.
+ * before the first, without the question's names. Of these, the first that names a thing is
+ * taken (rule "the span names a thing"). When the best clause gives only its subject and verb
+ * (what comes before the question's words, or between a name and them), a clause that says
+ * something after them answers instead (rule "what follows the question's words before the
+ * subject"; also when the best clause gives nothing). Written dates are left out (a "when"
+ * question is answered before this). Null when no clause holds a word of the question beyond
+ * its names, or the span would hold only small words: then the memory answers whole.
  */
 export function answerSpan(question: string, text: string): string | null {
   const { content, names } = questionKeys(question);
   if (!content.size) return null;
   const cleaned = withoutDates(text);
-  let best: { score: number; words: Word[] } | null = null;
-  for (const [start, end] of clausesOf(cleaned)) {
+  const clauses: { score: number; words: Word[]; index: number }[] = [];
+  for (const [index, [start, end]] of clausesOf(cleaned).entries()) {
     const words = wordsOf(cleaned.slice(start, end), start);
     const matched = new Set(words.filter((word) => content.has(word.stem)).map((word) => word.stem));
     const named = new Set(words.filter((word) => names.has(word.stem)).map((word) => word.stem));
-    const score = matched.size + 0.25 * named.size;
-    if (matched.size && (!best || score > best.score)) best = { score, words };
+    if (matched.size) clauses.push({ score: matched.size + 0.25 * named.size, words, index });
   }
-  if (!best) return null;
-  const { words } = best;
+  if (!clauses.length) return null;
+  // The best clause first, the earlier of two that score alike.
+  clauses.sort((left, right) => right.score - left.score || left.index - right.index);
+  const best = clauseSpan(cleaned, clauses[0]!.words, content, names);
+  if (best !== null && best.kind !== 'subject') return best.text;
+  for (const clause of clauses.slice(1)) {
+    const span = clauseSpan(cleaned, clause.words, content, names);
+    if (span !== null && span.kind !== 'subject' && namesThing(span.text)) return span.text;
+  }
+  return best?.text ?? null;
+}
+
+/**
+ * The answer span of one clause (see answerSpan), and whether it is only the clause's subject
+ * and verb: what comes before the question's words, or between a name and them.
+ */
+function clauseSpan(
+  cleaned: string,
+  words: Word[],
+  content: Set<string>,
+  names: Set<string>,
+): { text: string; kind: 'said' | 'subject' } | null {
   const isKey = (word: Word) => content.has(word.stem) || names.has(word.stem);
   let last = -1;
   for (let index = 0; index < words.length; index++) if (isKey(words[index]!)) last = index;
@@ -121,6 +146,7 @@ export function answerSpan(question: string, text: string): string | null {
   // Between the question's words: the longest stretch of other words, and the longest that
   // follows a word of what the question asks (not a name) and names a thing.
   let gap: string | null = null;
+  let gapAfterName = false;
   let object: string | null = null;
   let size = 0;
   let objectSize = 0;
@@ -130,6 +156,7 @@ export function answerSpan(question: string, text: string): string | null {
     const span = spanText(cleaned, words.slice(from, index));
     if (span && index - from > size) {
       gap = span;
+      gapAfterName = !content.has(words[from - 1]!.stem);
       size = index - from;
     }
     if (span && index - from > objectSize && content.has(words[from - 1]!.stem) && namesThing(span)) {
@@ -138,13 +165,20 @@ export function answerSpan(question: string, text: string): string | null {
     }
     from = index + 1;
   }
-  if (object) return object;
+  if (object) return { text: object, kind: 'said' };
   const after = spanText(cleaned, words.slice(last + 1));
-  if (after) return after;
-  if (gap) return gap;
   // Before the first word of the question: the clause's subject and verb, without the names asked about.
-  const before = words.slice(0, first).filter((word) => !names.has(word.stem));
-  return spanText(cleaned, before);
+  const before = spanText(
+    cleaned,
+    words.slice(0, first).filter((word) => !names.has(word.stem)),
+  );
+  const candidates = [
+    { text: after, kind: 'said' as const },
+    { text: gap, kind: gapAfterName ? ('subject' as const) : ('said' as const) },
+    { text: before, kind: 'subject' as const },
+  ].filter((candidate): candidate is { text: string; kind: 'said' | 'subject' } => candidate.text !== null);
+  // "Lately" or "went" says nothing the question asks for: the first that names a thing is taken.
+  return candidates.find((candidate) => namesThing(candidate.text)) ?? candidates[0] ?? null;
 }
 
 /**
@@ -186,7 +220,7 @@ export function titleAsked(question: string, text: string): string | null {
 /**
  * The people a memory names that the question does not ("Who taught Ana to sail?" and "Ana
  * learned to sail from her uncle Tomas." give "Tomas"): runs of capitalised words, not a month,
- * a weekday, a small word or an opening word that is not a noun; null when there is none.
+ * a weekday, a small word or an opening word that is not a noun, each once; null when there is none.
  */
 export function personNamed(question: string, text: string): string | null {
   const { names } = questionKeys(question);
@@ -206,7 +240,9 @@ export function personNamed(question: string, text: string): string | null {
     else close();
   }
   close();
-  return runs.length ? runs.join(', ') : null;
+  // A name said twice is given once ("Tomas, Tomas" → "Tomas").
+  const distinct = [...new Set(runs)];
+  return distinct.length ? distinct.join(', ') : null;
 }
 
 const CALENDAR = new Set([...MONTH_WORDS, ...WEEKDAY_WORDS]);
@@ -341,4 +377,71 @@ export function nounPhrase(question: string, text: string): string | null {
     }
   }
   return null;
+}
+
+/** Words that open a phrase saying where, whom or what for: not part of the answer. */
+const isPreposition = (term: Term) => term.tags.includes('Preposition');
+
+/** A term of a span as compromise reads it, with the spacing and punctuation around it. */
+interface Term {
+  text: string;
+  pre: string;
+  post: string;
+  tags: string[];
+}
+
+/**
+ * An answer span cut to what the question asks: a preposition opening it is left out ("for a
+ * fundraiser" → "a fundraiser"; not for "why" and "how", where "to relax" is the answer: rule
+ * "a preposition is not the answer"), and for "what / which / who" it ends where a new clause
+ * begins, at a verb of being right after a noun or at "and" / a comma before a pronoun and its
+ * verb ("mental health is so rewarding" → "mental health", "a blue kite and it flew" → "a blue
+ * kite"), when what is left names a thing (rule "the span ends where a new clause begins").
+ */
+export function trimSpan(question: string, span: string | null): string | null {
+  if (span === null) return null;
+  const terms = (nlp(span).json() as { terms: Term[] }[]).flatMap((sentence) => sentence.terms);
+  if (!terms.length) return span;
+  let from = 0;
+  let to = terms.length;
+  if (/^\s*(?:what|which|who|whom)\b/i.test(question)) {
+    for (let index = 1; index < terms.length; index++) {
+      const term = terms[index]!;
+      const before = terms[index - 1]!;
+      const isVerb = term.tags.includes('Verb');
+      // "… a kite and it flew", "… a kite, it flew": a new subject and its verb.
+      if (term.tags.includes('Pronoun') && terms[index + 1]?.tags.includes('Verb')) {
+        if (before.text.toLowerCase() === 'and') {
+          to = index - 1;
+          break;
+        }
+        if (/,\s*$/u.test(before.post)) {
+          to = index;
+          break;
+        }
+      }
+      // "… mental health is …": the noun was the subject of what follows.
+      if (
+        isVerb &&
+        (term.tags.includes('Copula') || term.tags.includes('Auxiliary')) &&
+        before.tags.includes('Noun') &&
+        !before.tags.includes('Pronoun')
+      ) {
+        to = index;
+        break;
+      }
+    }
+  }
+  if (isPreposition(terms[0]!) && to > 1 && !/^\s*(?:why|how)\b/i.test(question)) from = 1;
+  if (from === 0 && to === terms.length) return span;
+  const cut = terms
+    .slice(from, to)
+    .map((term, index, kept) => (index === 0 ? '' : term.pre) + term.text + (index === kept.length - 1 ? '' : term.post))
+    .join('')
+    .replace(/[,;:\s]+$/u, '')
+    .trim();
+  if (!/\p{L}/u.test(cut)) return span;
+  // A new clause is cut off only when what is left still names a thing.
+  if (to < terms.length && !namesThing(cut)) return span;
+  return cut;
 }

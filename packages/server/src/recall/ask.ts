@@ -2,7 +2,7 @@ import { stemmer } from 'stemmer';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING, formatDay } from '../text/date-wording.js';
-import { answerSpan, namedInstance, nounPhrase, personNamed, titleAsked, withoutDates } from './answer-span.js';
+import { answerSpan, askedWord, namedInstance, nounPhrase, personNamed, titleAsked, trimSpan, withoutDates } from './answer-span.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
 import { SUPPORT_SHARE } from './weights.js';
@@ -26,6 +26,10 @@ export interface OfflineOptions {
 
 /** At most this many memories make the written answer. */
 const MAX_SENTENCES = 2;
+/** At most this many make the answer to a question asking for several things ("What activities…"). */
+const MAX_LISTED = 4;
+/** How far down the recalled memories a question asking for several things looks for answers of the kind asked. */
+const LIST_REACH = 6;
 
 const NEGATION =
   /\b(?:not|no|never|none|nothing|nobody|n't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|won't|can't|cannot|stopped|quit)\b/gi;
@@ -123,9 +127,9 @@ export function withoutSaid(text: string): string {
 const TYPED_REACH = 3;
 
 /**
- * The answer of the kind the question asks for, when a memory gives one: a name for "who", a
- * named place for "where", and for "what / which X" a quoted title, a name for a kind of thing
- * known by its name, or the phrase naming X. The answer of this kind from the best memory is not
+ * The answer of the kind the question asks for, when a memory gives one: a name for "who" and
+ * for "what is the name of…", a named place for "where", and for "what / which X" a quoted
+ * title, a name for a kind of thing known by its name, or the phrase naming X. The answer of this kind from the best memory is not
  * joined by another memory's span of another kind (rule "a typed answer stands alone"); when the
  * best memory gives none, the first of the next two that gives one answers alone (rule "the
  * memory with the kind of answer asked leads").
@@ -134,7 +138,20 @@ export function typedAnswer(question: string, memory: string): string | null {
   const text = withoutSaid(memory);
   if (/^\s*(?:who|whom)\b/i.test(question)) return personNamed(question, text);
   if (/^\s*where\b/i.test(question)) return PLACE.exec(withoutDates(text))?.[1] ?? null;
+  if (asksName(question)) {
+    const named = titleAsked(question, text) ?? personNamed(question, text);
+    if (named) return named;
+  }
   return titleAsked(question, text) ?? namedInstance(question, text) ?? nounPhrase(question, text);
+}
+
+/**
+ * Whether a "what / which" question asks for a name ("What is the name of Ana's dog?", "What are
+ * the names of her cats?"): it is answered with the names a memory gives, as "who" is (rule "a
+ * name asked for is answered with a name").
+ */
+export function asksName(question: string): boolean {
+  return /^\s*(?:what|which)\b.*\bnames?\b/i.test(question);
 }
 
 /** The short answer one memory gives to the kind of question asked, or null to answer with the memory. */
@@ -150,7 +167,7 @@ export function shortAnswer(question: string, memory: string): string | null {
     const place = PLACE.exec(placed)?.[1] ?? PLACE_WORDS.exec(placed)?.[1];
     if (place) return place;
   }
-  if (/^\s*(?:who|whom)\b/.test(asked)) {
+  if (/^\s*(?:who|whom)\b/.test(asked) || asksName(question)) {
     const person = personNamed(question, text);
     if (person) return person;
   }
@@ -158,7 +175,7 @@ export function shortAnswer(question: string, memory: string): string | null {
     titleAsked(question, text) ??
     namedInstance(question, text) ??
     nounPhrase(question, text) ??
-    answerSpan(question, text) ??
+    trimSpan(question, answerSpan(question, text)) ??
     newPart(question, text)
   );
 }
@@ -209,6 +226,24 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     used = [recalled[0]!];
     answer = negated(recalled[0]!.row.text) ? 'No.' : 'Yes.';
   }
+  if (answer === null && asksSeveral(question)) {
+    // Several things asked for, and several memories give one of the kind asked: each is listed
+    // once (rule "a list from the memories that each give one").
+    const typed = recalled.slice(0, LIST_REACH).filter((item) => typedOf(item) !== null);
+    if (typed.length >= 2) {
+      const seen = new Set<string>();
+      const items: string[] = [];
+      for (const item of typed) {
+        for (const one of typedOf(item)!.split(/,\s*/u)) {
+          if (seen.has(one.toLowerCase())) continue;
+          seen.add(one.toLowerCase());
+          items.push(one);
+        }
+      }
+      used = typed;
+      answer = sentence(capitalise(items.join(', ')));
+    }
+  }
   if (answer === null && typedOf(recalled[0]!) === null) {
     // The best memory gives no answer of the kind asked; one of the next two that does answers alone.
     const typed = recalled.slice(1, TYPED_REACH).find((item) => typedOf(item) !== null);
@@ -219,8 +254,10 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
   }
   if (answer === null) {
     used = [recalled[0]!];
+    // A question asking for several things is answered from more of the memories that bear on it.
+    const most = asksSeveral(question) ? MAX_LISTED : MAX_SENTENCES;
     for (const item of support.slice(1)) {
-      if (used.length >= MAX_SENTENCES) break;
+      if (used.length >= most) break;
       const passage = (row: Recalled['row']) => `${row.source_id}:${row.message_index}`;
       if (used.some((chosen) => passage(chosen.row) === passage(item.row))) continue;
       used.push(item);
@@ -237,6 +274,17 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       used = used.filter((_, index) => parts[index] !== null);
       parts = parts.filter((part) => part !== null);
     }
+    // The same short answer from two memories is given once (rule "an answer is not repeated").
+    const given = new Set<string>();
+    const fresh = parts.map((part) => {
+      if (part === null) return true;
+      const key = part.toLowerCase();
+      const isNew = !given.has(key);
+      given.add(key);
+      return isNew;
+    });
+    used = used.filter((_, index) => fresh[index]);
+    parts = parts.filter((_, index) => fresh[index]);
     answer = parts.every((part) => part !== null)
       ? sentence(capitalise(parts.join('; ')))
       : used.map((item, index) => sentence(capitalise(parts[index] ?? withoutSaid(item.row.text)))).join(' ');
@@ -264,6 +312,17 @@ export function asksDate(question: string): boolean {
   if (!asksWhen(question)) return false;
   if (/^\s*(?:when|since when)\b/i.test(question) || asksWhen(question.replace(/\bwhen\b/giu, ''))) return true;
   return !/^\s*(?:who|whom|whose|what|which|how|where|why)\b/i.test(question);
+}
+
+/**
+ * Whether a question asks for several things: the noun it asks for is plural ("What activities…",
+ * "Which cities…"), it asks what / which / who are or have been, or it asks for "some", "all",
+ * "things" or "ways".
+ */
+export function asksSeveral(question: string): boolean {
+  const word = askedWord(question);
+  if (word?.endsWith('s') && !word.endsWith('ss') && stemmer(word) !== word) return true;
+  return /^\s*(?:what|which|who)\s+(?:are|were|have|has)\b|\b(?:some|things|ways|all)\b/i.test(question);
 }
 
 /** A question answered yes or no: it opens with a verb ("Did…", "Would…", "Is…") and offers no choice ("… or …"). */
