@@ -3,9 +3,10 @@ import { periodOf } from '../meter/usage.js';
 import { answerWithModel } from '../model/answer-with-model.js';
 import { ModelError } from '../model/model-client.js';
 import { answerOffline } from '../recall/ask.js';
-import { chooseContext } from '../recall/context-block.js';
+import { chooseContext, WITH_THEIR_WHOLE_MESSAGE } from '../recall/context-block.js';
 import type { Recalled, RecallResult } from '../recall/search.js';
 import { recall } from '../recall/search.js';
+import { memoriesOfMessages } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import { addAnswer, addModelTokens } from '../store/usage-repository.js';
 import type { OperationContext } from './context.js';
@@ -27,13 +28,17 @@ const CONTEXT_POOL = 50;
 
 /**
  * The memories that bear on a question (none when nothing known does), at most `limit`, chosen
- * by `chooseContext` (the best ones with their message's other memories); counted as one answer
- * of the plan.
+ * by `chooseContext` (the best ones with their message's other memories, for the best one also
+ * those recall did not find, loaded here); counted as one answer of the plan.
  */
 export async function contextFor(context: OperationContext, scope: Scope, question: string, filter: RecallFilter): Promise<RecallResult> {
   const found = await recall(context.db, scope, question, { ...filter, limit: Math.max(filter.limit, CONTEXT_POOL), now: context.now() });
   await addAnswer(context.db, scope, periodOf(context.now()).start);
-  return { ...found, memories: chooseContext(found.memories, filter.limit) };
+  const messages = found.memories
+    .slice(0, WITH_THEIR_WHOLE_MESSAGE)
+    .flatMap(({ row }) => (row.message_index === null ? [] : [{ sourceId: row.source_id, messageIndex: row.message_index }]));
+  const said = await memoriesOfMessages(context.db, scope, messages, { kind: filter.kind, labels: filter.labels });
+  return { ...found, memories: chooseContext(found.memories, filter.limit, said) };
 }
 
 /** A short written answer and the memories it came from. */

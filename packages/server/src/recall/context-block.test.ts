@@ -15,6 +15,13 @@ describe('renderContext', () => {
     expect(renderContext([row(1, 'Tomas keeps bees.')], false)).toBe('- Tomas keeps bees.');
     expect(renderContext([], true)).toBe(EMPTY_CONTEXT);
   });
+
+  it('writes a date said relative to the day it was said as said, anchored to that day', () => {
+    const said = row(1, 'Tomas sold honey in the week of 1 May 2023.', { sentence_text: 'I sold honey last week.' });
+    expect(renderContext([said], true)).toBe('- Tomas sold honey in the week before 8 May 2023.  [conversation, 8 May 2023]');
+    const friday = row(2, 'On Friday 5 May 2023 Tomas sold honey.', { sentence_text: 'Last Friday I sold honey.' });
+    expect(renderContext([friday], false)).toBe('- On the Friday before 8 May 2023 (5 May) Tomas sold honey.');
+  });
 });
 
 describe('chooseContext', () => {
@@ -33,6 +40,21 @@ describe('chooseContext', () => {
     // The third best brings nothing of its message (6).
     expect(chooseContext(recalled, 5).map((item) => item.row.id)).toEqual([1, 2, 3, 4, 5]);
     expect(chooseContext(recalled, 12).map((item) => item.row.id)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('follows the best memory with the memories of its message recall did not find, unscored', () => {
+    // The store's memories of the two best memories' messages, in the order they were said.
+    const said = [
+      recalled[0]!.row,
+      row(7, 'Tomas’s aunt glazed it in green.', { message_index: 4, sentence_start: 20 }),
+      recalled[4]!.row,
+      row(8, 'Tomas likes jugs in general.', { message_index: 7, sentence_start: 30 }),
+    ];
+    const chosen = chooseContext(recalled, 5, said);
+    // 7 follows 1; 5 comes from recall as before; 8, of the second best's message, stays out.
+    expect(chosen.map((item) => item.row.id)).toEqual([1, 7, 2, 3, 5]);
+    expect(chosen[1]!.score).toBe(0);
+    expect(chooseContext(recalled, 12, said).map((item) => item.row.id)).toEqual([1, 7, 2, 3, 4, 5, 6]);
   });
 
   it('keeps the ranking for a memory past the best two, and for memories of no message', () => {

@@ -666,6 +666,28 @@ export async function loadMemories(db: Db, scope: Scope, ids: number[]): Promise
   return ids.map((id) => byId.get(id)).filter((row): row is MemoryRow => row !== undefined);
 }
 
+/**
+ * The current memories said in the given messages (a source and a message's index in it), in the
+ * order they were said there; `kind` and `labels` filter them as a recall's would.
+ */
+export async function memoriesOfMessages(
+  db: Db,
+  scope: Scope,
+  messages: { sourceId: string; messageIndex: number }[],
+  options: { kind: KindFilter; labels?: Labels },
+): Promise<MemoryRow[]> {
+  if (!messages.length) return [];
+  const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
+  const { rows } = await sql<MemoryRow>`
+    select ${memoryColumns} from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
+    join unnest(${messages.map((message) => message.sourceId)}::text[], ${messages.map((message) => message.messageIndex)}::int[])
+      as wanted(source_id, message_index) on m.source_id = wanted.source_id and m.message_index = wanted.message_index
+    where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
+      and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
+    order by m.source_id, m.message_index, m.sentence_start, m.id`.execute(db);
+  return rows;
+}
+
 /** Records that new memories replace a memory marked wrong, in both histories (within the caller's transaction). */
 export async function recordCorrection(transaction: Db, scope: Scope, correctedId: number, memoryIds: number[]): Promise<void> {
   for (const memoryId of memoryIds) {
