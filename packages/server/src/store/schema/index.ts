@@ -15,6 +15,7 @@ import { requestLog } from './0014-request-log.js';
 import { accountKeys } from './0015-account-keys.js';
 import { memoryChanges } from './0016-memory-changes.js';
 import { memoryCounts } from './0017-memory-counts.js';
+import { memoriesByMessage } from './0018-memories-by-message.js';
 import type { Migration } from './migration.js';
 
 /**
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   accountKeys,
   memoryChanges,
   memoryCounts,
+  memoriesByMessage,
 ];
