@@ -38,6 +38,15 @@ const NEGATION =
 const LINKING = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'does', 'do', 'did', 'be', 'been', 'being', 's', 'and']);
 const NUMBER =
   /\b(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|a couple of|twice|once|thrice)\b(?:\s+(?!and\b|or\b)[\p{L}-]+){0,2}/iu;
+const COUNT_WORD = String.raw`(?:\d+(?:[.,]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|several|a couple of|twice|once|thrice)\b`;
+/**
+ * A count or a duration as a memory says it, with its unit and how often ("seven years", "once or
+ * twice a year", "a few times a week"); the words after the number stop at a small word.
+ */
+const COUNT = new RegExp(
+  String.raw`\b${COUNT_WORD}(?:\s*(?:or|to|-)\s*${COUNT_WORD})?(?:\s+(?!(?:a|an|the|and|or|that|which|who|now|already|ago|so|but|to|of|in|on|at|for|with|by|from|into|about|after|before|behind|during|over|under|since|until|around|near|this|last|next|is|was|are|were)\b)[\p{L}-]+){0,2}(?:\s+(?:a|per|every|each)\s+(?:day|night|week|weekend|month|year))?`,
+  'iu',
+);
 const PLACE = /\b(?:in|at|to|from|near|around|into)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'-]*)(?:\s+(?:of\s+)?\p{Lu}[\p{L}'-]*)*)/u;
 const PLACE_WORDS =
   /\b(?:in|at|to|from|near|around|into)\s+((?:a|an|the|their|her|his|my)(?:\s+(?!(?:on|in|at|with|for|and|to|from|of|by|when|while|last|this|next)\b)[\p{L}-]+){1,3})/u;
@@ -122,6 +131,9 @@ const SAID = /^(?:\p{Lu}[\p{L}'’-]*\s+){1,3}said\s+(?:that\s+)?(?=\S)/u;
 export function withoutSaid(text: string): string {
   return text.replace(SAID, '');
 }
+
+/** How far down the recalled memories a count of the kind asked is looked for (ask recalls 12). */
+const COUNT_REACH = 12;
 
 /** How far down the recalled memories an answer of the kind asked is looked for when the best gives none. */
 const TYPED_REACH = 3;
@@ -216,9 +228,23 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       used = [dated];
     } else if (!/^\s*how\b/i.test(question) && !Number.isNaN(said.getTime())) {
       // No memory dates it: the best one's own day (when it was said or written) is the nearest
-      // date known, and the answer says that is what it is.
-      answer = sentence(`Mentioned on ${formatDay(said, false)}`);
+      // date known, and the answer says that is what it is ("Mentioned 16 March 2023.").
+      answer = sentence(`Mentioned ${formatDay(said, false)}`);
       used = [recalled[0]!];
+    }
+  }
+  if (answer === null && asksCount(question)) {
+    // A count of the kind asked (a time for "how long", how often for "how often", the thing
+    // counted for "how many X"): the first recalled memory that gives one answers with it alone
+    // (rule "a count answers how many").
+    const countOf = (item: Recalled) => COUNT.exec(withoutDates(withoutSaid(item.row.text)))?.[0] ?? null;
+    const counted = recalled.slice(0, COUNT_REACH).find((item) => {
+      const count = countOf(item);
+      return count !== null && countsAsked(question, count);
+    });
+    if (counted) {
+      used = [counted];
+      answer = sentence(capitalise(countOf(counted)!));
     }
   }
   if (answer === null && asksYesOrNo(question)) {
@@ -323,6 +349,34 @@ export function asksSeveral(question: string): boolean {
   const word = askedWord(question);
   if (word?.endsWith('s') && !word.endsWith('ss') && stemmer(word) !== word) return true;
   return /^\s*(?:what|which|who)\s+(?:are|were|have|has)\b|\b(?:some|things|ways|all)\b/i.test(question);
+}
+
+/** Whether a question asks for a count, a duration or how often ("How many…", "How long…", "How often…"). */
+export function asksCount(question: string): boolean {
+  return /^\s*how (?:many|much|long|often|old)\b/i.test(question);
+}
+
+/** A unit of time, which a count answering "how long" ends with. */
+const TIME_UNIT = /\b(?:seconds?|minutes?|hours?|days?|nights?|weeks?|weekends?|months?|years?|decades?)\b/i;
+/** Words saying how often, which a count answering "how often" or "how many times" holds. */
+const HOW_OFTEN = /\b(?:once|twice|thrice|times?|every|per|a (?:day|night|week|weekend|month|year))\b/i;
+
+/**
+ * Whether a count a memory gives is of the kind the question asks: a time for "how long" and "how
+ * old" ("nine years"), how often for "how often" and "how many times" ("a few times a week"), and
+ * the thing counted for "how many X" ("4 kites" for "How many kites…"). "How much" takes none.
+ */
+export function countsAsked(question: string, count: string): boolean {
+  const asked = /^\s*how (many|much|long|often|old)\b\s*([\p{L}-]+)?/iu.exec(question);
+  if (!asked) return false;
+  const kind = asked[1]!.toLowerCase();
+  if (kind === 'long' || kind === 'old') return TIME_UNIT.test(count);
+  if (kind === 'often') return HOW_OFTEN.test(count);
+  const noun = asked[2]?.toLowerCase();
+  if (kind === 'much' || !noun) return false;
+  if (noun === 'times') return HOW_OFTEN.test(count);
+  const stem = stemmer(noun);
+  return (count.toLowerCase().match(/\p{L}+/gu) ?? []).some((word) => stemmer(word) === stem);
 }
 
 /** A question answered yes or no: it opens with a verb ("Did…", "Would…", "Is…") and offers no choice ("… or …"). */
