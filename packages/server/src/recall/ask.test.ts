@@ -58,7 +58,7 @@ describe('answerOffline', () => {
       false,
       'When did Odile open her pottery stall?',
     );
-    expect(undated.answer).toBe('Mentioned 16 March 2023.');
+    expect(undated.answer).toBe('Mentioned on 16 March 2023.');
     // "How long ago" asks for a span, not a day: the memory is given.
     const span = answerOffline(
       [{ row: row(1, 'Odile has had the stall for ages.', { date: '2023-03-16' }), score: 0.8 }],

@@ -228,8 +228,8 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       used = [dated];
     } else if (!/^\s*how\b/i.test(question) && !Number.isNaN(said.getTime())) {
       // No memory dates it: the best one's own day (when it was said or written) is the nearest
-      // date known, and the answer says that is what it is ("Mentioned 16 March 2023.").
-      answer = sentence(`Mentioned ${formatDay(said, false)}`);
+      // date known, and the answer says that is what it is ("Mentioned on 16 March 2023.").
+      answer = sentence(`Mentioned on ${formatDay(said, false)}`);
       used = [recalled[0]!];
     }
   }
