@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { columnsOf } from '../store/hit-columns.js';
 import type { LexemeHit } from '../store/memory-repository.js';
 import { answerOffline } from './ask.js';
 import type { QueryWord, Recalled, Scored } from './search.js';
-import { aboveFloor, bearsOn, diversify, rerank, scoreHits, spanScore } from './search.js';
+import { aboveFloor, bearsOn, diversify, listed, rankingOf, rerank, scoreHits, spanScore } from './search.js';
 
 /**
  * The golden ranking: a fixture space of invented memories, built as the hits recall scores
@@ -65,13 +66,15 @@ interface Question {
 
 /** Scores the fixture's memories for a question: [id, score rounded to 4 places] best first. */
 function rank(question: Question, memories: Memory[], known: (number | undefined)[] = []): [number, number][] {
-  const scored = scoreHits(
-    memories.map(hitOf),
-    10,
-    question.words,
-    question.lexemes,
-    { names: question.names ?? [], when: question.when ?? false, time: question.time ? WEEK : undefined },
-    known,
+  const scored = listed(
+    scoreHits(
+      columnsOf(memories.map(hitOf)),
+      10,
+      question.words,
+      question.lexemes,
+      { names: question.names ?? [], when: question.when ?? false, time: question.time ? WEEK : undefined },
+      known,
+    ),
   );
   return scored.map((item) => [item.hit.id, Math.round(item.score * 10_000) / 10_000]);
 }
@@ -204,26 +207,46 @@ const scoredOf = (id: number, score: number, passage: string | null = `source:${
 
 describe('golden ranking: after scoring', () => {
   it("a message's further facts give way to other messages' facts, by half each (SAME_PASSAGE)", () => {
-    const scored = [
+    const ranking = rankingOf([
       scoredOf(1, 0.8, 'chat:1'),
       scoredOf(2, 0.8, 'chat:1'),
       scoredOf(3, 0.8, 'chat:1'),
       scoredOf(4, 0.45, 'chat:2'),
       scoredOf(5, 0.35, 'chat:3'),
-    ];
-    diversify(scored);
+    ]);
+    diversify(ranking);
+    const scored = listed(ranking);
     expect(scored.map((item) => item.hit.id)).toEqual([1, 4, 2, 5, 3]);
     expect(scored.map((item) => item.score)).toEqual([0.8, 0.45, 0.4, 0.35, 0.2]);
   });
 
   it('leaves memories alone outside a conversation (no passage) as they are, however many', () => {
-    const scored = [scoredOf(1, 0.8, null), scoredOf(2, 0.7, null), scoredOf(3, 0.6, 'chat:1'), scoredOf(4, 0.5, 'chat:1')];
-    diversify(scored);
-    expect(scored.map((item) => [item.hit.id, item.score])).toEqual([
+    const ranking = rankingOf([scoredOf(1, 0.8, null), scoredOf(2, 0.7, null), scoredOf(3, 0.6, 'chat:1'), scoredOf(4, 0.5, 'chat:1')]);
+    diversify(ranking);
+    expect(listed(ranking).map((item) => [item.hit.id, item.score])).toEqual([
       [1, 0.8],
       [2, 0.7],
       [3, 0.6],
       [4, 0.25],
+    ]);
+  });
+
+  it('tells passages apart by source and message index as the copy of a space keeps them', () => {
+    // The copy keeps "chat:1" as the text "chat" with the index 1; "chat" alone (index -1) is another passage.
+    const ranking = rankingOf([scoredOf(1, 0.8), scoredOf(2, 0.7), scoredOf(3, 0.6), scoredOf(4, 0.5), scoredOf(5, 0.45)]);
+    const hits = ranking.hits as unknown as { passage: Int32Array; passageIndex: Int32Array; texts: string[] };
+    hits.texts.push('chat');
+    const chat = hits.texts.length - 1;
+    hits.passage.set([chat, chat, chat, chat, chat]);
+    hits.passageIndex.set([1, 2, 1, -1, -1]);
+    expect(listed(ranking).map((item) => item.hit.passage)).toEqual(['chat:1', 'chat:2', 'chat:1', 'chat', 'chat']);
+    diversify(ranking);
+    expect(listed(ranking).map((item) => [item.hit.id, item.score])).toEqual([
+      [1, 0.8],
+      [2, 0.7],
+      [4, 0.5],
+      [3, 0.3],
+      [5, 0.225],
     ]);
   });
 
@@ -250,30 +273,35 @@ describe('golden ranking: after scoring', () => {
           return { id: item.hit.id, score: item.score * 0.5 ** count };
         })
         .sort((left, right) => right.score - left.score || right.id - left.id);
-      diversify(scored);
-      expect(scored.map((item) => [item.hit.id, item.score])).toEqual(expected.map((item) => [item.id, item.score]));
+      const ranking = rankingOf(scored);
+      diversify(ranking);
+      expect(listed(ranking).map((item) => [item.hit.id, item.score])).toEqual(expected.map((item) => [item.id, item.score]));
     }
   });
 
   it("Postgres's rank reorders the best few by up to a tenth (RANK_WEIGHT)", () => {
-    const close = [scoredOf(1, 0.5), scoredOf(2, 0.58)];
+    const close = rankingOf([scoredOf(1, 0.5), scoredOf(2, 0.58)]);
     rerank(close, new Map([[1, 0.5]]));
-    expect(close.map((item) => item.score)).toEqual([0.6, 0.58]);
-    const far = [scoredOf(3, 0.5), scoredOf(4, 0.62)];
+    expect(listed(close).map((item) => item.score)).toEqual([0.6, 0.58]);
+    const far = rankingOf([scoredOf(3, 0.5), scoredOf(4, 0.62)]);
     rerank(far, new Map([[3, 0.9]]));
-    expect(far[0]!.score).toBeLessThan(far[1]!.score);
+    const [first, second] = listed(far);
+    expect(first!.score).toBeLessThan(second!.score);
   });
 
   it('drops memories below the floor, and past the fiftieth those far below the best (FLOOR, RELATIVE_FLOOR)', () => {
-    expect(aboveFloor([scoredOf(1, 0.1), scoredOf(2, 0.09), scoredOf(3, 0.07)]).map((item) => item.hit.id)).toEqual([1, 2]);
-    const many = [
+    const few = rankingOf([scoredOf(1, 0.1), scoredOf(2, 0.09), scoredOf(3, 0.07)]);
+    expect(aboveFloor(few)).toBe(2);
+    expect(listed(few).map((item) => item.hit.id)).toEqual([1, 2]);
+    const many = rankingOf([
       scoredOf(1, 1),
       ...Array.from({ length: 49 }, (_, index) => scoredOf(index + 2, 0.5)),
       scoredOf(51, 0.3),
       scoredOf(52, 0.2),
-    ];
+    ]);
+    aboveFloor(many);
     expect(
-      aboveFloor(many)
+      listed(many)
         .map((item) => item.hit.id)
         .slice(-2),
     ).toEqual([50, 51]);
@@ -281,18 +309,26 @@ describe('golden ranking: after scoring', () => {
 
   it('judges a question known when a best memory says 22% of it in its own words (KNOWN_THRESHOLD)', () => {
     const words = [word([0])];
-    expect(bearsOn([scoredOf(1, 0.5, 'a', 0.2)], words, [])).toBe(false);
-    expect(bearsOn([scoredOf(1, 0.5, 'a', 0.25)], words, [])).toBe(true);
+    expect(bearsOn(rankingOf([scoredOf(1, 0.5, 'a', 0.2)]), words, [])).toBe(false);
+    expect(bearsOn(rankingOf([scoredOf(1, 0.5, 'a', 0.25)]), words, [])).toBe(true);
   });
 
   it('weighs an unseen thing the question asks about heavily, an unseen way of asking lightly (UNSEEN_THING_WEIGHT, UNSEEN_MANNER_WEIGHT)', () => {
     // "Where does Ana keep her kayak?" against "Ana keeps her bike in the shed." (lexeme 0 "keep"
     // in one memory of ten); the judged share of the question the memory says itself.
     const direct = (part: QueryWord['part']) =>
-      scoreHits([hitOf({ id: 1, text: 'Ana keeps her bike in the shed.', levels: [3, 0] })], 10, [word([0]), word([1], { part })], 2, {
-        names: [],
-        when: false,
-      })[0]!.direct;
+      listed(
+        scoreHits(
+          columnsOf([hitOf({ id: 1, text: 'Ana keeps her bike in the shed.', levels: [3, 0] })]),
+          10,
+          [word([0]), word([1], { part })],
+          2,
+          {
+            names: [],
+            when: false,
+          },
+        ),
+      )[0]!.direct;
     // "kayak", a thing never stored: 2.5 times the rarest word's weight.
     expect(direct('thing')).toBeCloseTo(0.205, 3);
     // "lately" in "What has Ana kept lately?", a way of asking: 0.3 times it.

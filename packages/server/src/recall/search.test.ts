@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { columnsOf } from '../store/hit-columns.js';
 import type { LexemeHit } from '../store/memory-repository.js';
 import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
 import type { QueryWord } from './search.js';
-import { bearsOn, judge, partOf, questionParts, saysAboutNamed, scoreHits } from './search.js';
+import { bearsOn, judge, listed, partOf, questionParts, rankingOf, saysAboutNamed, scoreHits } from './search.js';
 
 /** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
 const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): LexemeHit => ({
@@ -18,6 +19,9 @@ const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): Lexe
   levels,
   ...extra,
 });
+/** Scores hits (as the columns a search gives) and lists them as objects, best first. */
+const scoreList = (hits: LexemeHit[], ...rest: Parameters<typeof scoreHits> extends [unknown, ...infer Rest] ? Rest : never) =>
+  listed(scoreHits(columnsOf(hits), ...rest));
 const word = (own: number[], related: number[] = [], broader: number[] = []) => ({
   own,
   related,
@@ -30,27 +34,27 @@ describe('scoreHits', () => {
   it('weights a rare word above a word most memories share', () => {
     // lexeme 0 ("priya") is in every memory; lexeme 1 ("adoption") in one.
     const hits = [hit(1, [3, 0]), hit(2, [0, 3]), hit(3, [3, 0]), hit(4, [3, 0])];
-    const [best] = scoreHits(hits, 4, [word([0]), word([1])], 2, { names: [], when: false });
+    const [best] = scoreList(hits, 4, [word([0]), word([1])], 2, { names: [], when: false });
     expect(best?.hit.id).toBe(2);
   });
 
   it("weighs a speaker's remark about something else a little below a memory saying the same", () => {
-    const [first, second] = scoreHits([hit(1, [3], { reported: true }), hit(2, [3])], 10, [word([0])], 1, { names: [], when: false });
+    const [first, second] = scoreList([hit(1, [3], { reported: true }), hit(2, [3])], 10, [word([0])], 1, { names: [], when: false });
     expect(first?.hit.id).toBe(2);
     expect(second?.score).toBeCloseTo(first!.score * 0.9, 6);
   });
 
   it('counts a word in the fact above the same word in its message or the message before', () => {
     const hits = [hit(1, [1]), hit(2, [3]), hit(3, [2]), hit(4, [0])];
-    const order = scoreHits(hits, 10, [word([0])], 1, { names: [], when: false }).map((item) => item.hit.id);
+    const order = scoreList(hits, 10, [word([0])], 1, { names: [], when: false }).map((item) => item.hit.id);
     expect(order.slice(0, 3)).toEqual([2, 3, 1]);
   });
 
   it('counts a synonym for less than the word itself, and prefers dated memories when asked when', () => {
-    const synonym = scoreHits([hit(1, [3, 0]), hit(2, [0, 3])], 10, [word([0], [1])], 2, { names: [], when: false });
+    const synonym = scoreList([hit(1, [3, 0]), hit(2, [0, 3])], 10, [word([0], [1])], 2, { names: [], when: false });
     expect(synonym.map((item) => item.hit.id)).toEqual([1, 2]);
     expect(synonym[1]?.score).toBeGreaterThan(0);
-    const dated = scoreHits([hit(1, [3]), hit(2, [3], { dated: true })], 10, [word([0])], 1, { names: [], when: true });
+    const dated = scoreList([hit(1, [3]), hit(2, [3], { dated: true })], 10, [word([0])], 1, { names: [], when: true });
     expect(dated[0]?.hit.id).toBe(2);
   });
 });
@@ -59,7 +63,7 @@ describe('broader words', () => {
   it('lets a memory naming a kind of what is asked for answer it, below one that says the word', () => {
     // lexeme 0 "sport"; lexeme 1 "^sport" (a memory saying "swimming"); memory 3 says neither.
     const asked = [word([0], [], [1])];
-    const order = scoreHits([hit(1, [0, 3]), hit(2, [3, 0]), hit(3, [0, 0])], 10, asked, 2, { names: [], when: false });
+    const order = scoreList([hit(1, [0, 3]), hit(2, [3, 0]), hit(3, [0, 0])], 10, asked, 2, { names: [], when: false });
     expect(order.map((item) => item.hit.id)).toEqual([2, 1, 3]);
     expect(order[1]?.score).toBeGreaterThan(0);
     expect(order[1]?.direct).toBe(0);
@@ -75,11 +79,11 @@ describe('time asked about', () => {
       hit(2, [3, 0, 0], { said: day('2026-11-11'), created_at: 2_000 }),
       hit(3, [3, 3, 3], { said: day('2026-10-01'), created_at: 1_000 }),
     ];
-    const order = scoreHits(hits, 10, [word([0])], 3, { names: [], when: false, time }).map((item) => item.hit.id);
+    const order = scoreList(hits, 10, [word([0])], 3, { names: [], when: false, time }).map((item) => item.hit.id);
     expect(order.slice(0, 2).sort()).toEqual([2, 3]);
     expect(order[2]).toBe(1);
     // Without the time, the newest comes first.
-    expect(scoreHits(hits, 10, [word([0])], 3, { names: [], when: false })[0]!.hit.id).toBe(1);
+    expect(scoreList(hits, 10, [word([0])], 3, { names: [], when: false })[0]!.hit.id).toBe(1);
   });
 });
 
@@ -89,14 +93,14 @@ describe('judge', () => {
       { hit: hit(1, [], { about: ['Priya'] }), score: 0.9, direct: 0.8 },
       { hit: hit(2, [], { about: ['Wendell'] }), score: 0.35, direct: 0.1 },
     ];
-    expect(judge(scored, ['wendell'])).toBe(0.1);
-    expect(judge(scored, ['priya'])).toBe(0.8);
-    expect(judge(scored, ['peru'])).toBe(0.8);
-    expect(judge(scored, [])).toBe(0.8);
+    expect(judge(rankingOf(scored), ['wendell'])).toBe(0.1);
+    expect(judge(rankingOf(scored), ['priya'])).toBe(0.8);
+    expect(judge(rankingOf(scored), ['peru'])).toBe(0.8);
+    expect(judge(rankingOf(scored), [])).toBe(0.8);
   });
 
   it('counts only what a memory says in its own words, not its surroundings', () => {
-    const scored = scoreHits([hit(1, [3, 2]), hit(2, [2, 2])], 10, [word([0]), word([1])], 2, { names: [], when: false });
+    const scored = scoreList([hit(1, [3, 2]), hit(2, [2, 2])], 10, [word([0]), word([1])], 2, { names: [], when: false });
     const byId = new Map(scored.map((item) => [item.hit.id, item]));
     expect(byId.get(1)!.direct).toBeCloseTo(0.5);
     expect(byId.get(2)!.direct).toBe(0);
@@ -111,9 +115,9 @@ describe('judge', () => {
       { hit: hit(1, [3, 0]), score: 0.5, direct: 0.3 },
       { hit: hit(2, [0, 3], { about: ['Ana'] }), score: 0.6, direct: 0.9 },
     ];
-    expect(judge(scored, ['pip'], asked)).toBe(0.3);
+    expect(judge(rankingOf(scored), ['pip'], asked)).toBe(0.3);
     // "Pip chewed a slipper." says the name and another word of the question: it bears on it.
-    expect(saysAboutNamed([{ hit: hit(3, [3, 3]), score: 0.5, direct: 0.1 }], asked, ['pip'])).toBe(true);
+    expect(saysAboutNamed(rankingOf([{ hit: hit(3, [3, 3]), score: 0.5, direct: 0.1 }]), asked, ['pip'])).toBe(true);
   });
 
   it('lets a memory naming a kind of the answer asked for say that word, and no other word', () => {
@@ -122,16 +126,16 @@ describe('judge', () => {
     const asked = (part: QueryWord['part']): QueryWord[] => [{ ...word([0], [], [1]), part }, word([2])];
     const hits = [hit(1, [0, 3, 3]), hit(2, [3, 0, 3])];
     const cello = (part: QueryWord['part']) =>
-      scoreHits(hits, 10, asked(part), 3, { names: [], when: false }).find((item) => item.hit.id === 1)!.direct;
+      scoreList(hits, 10, asked(part), 3, { names: [], when: false }).find((item) => item.hit.id === 1)!.direct;
     expect(cello('answer')).toBeCloseTo(1);
     expect(cello('thing')).toBeLessThan(0.6);
   });
 
   it('lets a memory in a slot answer a question about that slot in other words', () => {
     const asked = [word([0]), { ...word([1]), attribute: 'home' }];
-    const [moved] = scoreHits([hit(1, [3, 0], { slot: 'omar|home' })], 1, asked, 2, { names: [], when: false });
+    const [moved] = scoreList([hit(1, [3, 0], { slot: 'omar|home' })], 1, asked, 2, { names: [], when: false });
     expect(moved?.direct).toBe(1);
-    const [other] = scoreHits([hit(1, [3, 0], { slot: 'omar|work' })], 1, asked, 2, { names: [], when: false });
+    const [other] = scoreList([hit(1, [3, 0], { slot: 'omar|work' })], 1, asked, 2, { names: [], when: false });
     expect(other?.direct).toBeLessThan(0.5);
   });
 });
@@ -172,7 +176,7 @@ describe('questionParts', () => {
     // bike in the shed.": lexeme 0 "keep" (said), lexeme 1 never stored.
     const known = (part: QueryWord['part']) => {
       const words: QueryWord[] = [word([0]), { ...word([1]), part }];
-      return bearsOn(scoreHits([hit(1, [3, 0])], 10, words, 2, { names: [], when: false }), words, []);
+      return bearsOn(scoreHits(columnsOf([hit(1, [3, 0])]), 10, words, 2, { names: [], when: false }), words, []);
     };
     expect(known('thing')).toBe(false);
     expect(known('manner')).toBe(true);

@@ -1,9 +1,17 @@
 import type { Counts, KindFilter, Labels } from '@engram/protocol';
 import nlp from 'compromise';
 import type { Db } from '../store/database.js';
+import { columnsOf, HIT_DATED, HIT_REPORTED, type HitColumns, hitAt } from '../store/hit-columns.js';
 import { memoryIndexOf } from '../store/memory-index.js';
 import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
-import { BROADER_MARK, lexemesAndVersion, loadMemories, memoriesInSpan, rankMemories, searchMemories } from '../store/memory-repository.js';
+import {
+  BROADER_MARK,
+  lexemesAndVersion,
+  loadMemories,
+  memoriesInSpan,
+  rankMemories,
+  searchMemoryColumns,
+} from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import type { QuestionTime } from './query.js';
 import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
@@ -58,10 +66,16 @@ const FEW_HITS = 50;
 /** How many of the best memories Postgres's rank re-orders, and how much it can add. */
 const RERANKED = 60;
 
-// -1, 0 or 1 (or the ids' difference), never a fraction: a sort boxes each fractional answer, and
-// a large space sorts thousands of memories.
-const byScore = (left: { score: number; hit: LexemeHit }, right: { score: number; hit: LexemeHit }) =>
-  right.score > left.score ? 1 : right.score < left.score ? -1 : right.hit.id - left.hit.id;
+/**
+ * The order of a ranking's places: by score, then by id (higher first), so no two are alike.
+ * -1, 0 or 1 (or the ids' difference), never a fraction: a sort boxes each fractional answer,
+ * and a large space sorts thousands of memories.
+ */
+function byScoreOf(ranking: Ranking): (left: number, right: number) => number {
+  const { score } = ranking;
+  const id = ranking.hits.id;
+  return (left, right) => (score[right]! > score[left]! ? 1 : score[right]! < score[left]! ? -1 : id[right]! - id[left]!);
+}
 
 /** How much a word counts where it was found (level 0 none, 1 the message it answers, 2 the rest of its message, 3 the fact or its names). */
 const LEVEL_WEIGHT = [0, BEFORE_LEVEL_WEIGHT, MESSAGE_LEVEL_WEIGHT, OWN_LEVEL_WEIGHT];
@@ -224,7 +238,7 @@ export async function recall(
   const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);
   // This process's copy of the space's index when it is current, else the store's own search.
   const copy = await memoryIndexOf(db).current(db, scope, version);
-  const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.search(request)) : searchMemories(db, scope, request));
+  const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.searchColumns(request)) : searchMemoryColumns(db, scope, request));
 
   const lexemes: string[] = [];
   const position = (lexeme: string) => {
@@ -289,47 +303,62 @@ export async function recall(
   const when = asksWhen(question);
   const known = lexemes.map((lexeme) => counts.get(lexeme));
   const span = time ? { start: time.start.getTime(), end: time.end.getTime(), lexemes: timeLexemes } : undefined;
-  const scored = scoreHits(hits, total, words, lexemes.length, { names, when, time: span }, known);
+  const ranking = scoreHits(hits, total, words, lexemes.length, { names, when, time: span }, known);
   // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
-  const best = scored.slice(0, RERANKED);
+  const best = Math.min(RERANKED, ranking.length);
   const ranked = {
-    ids: best.map((item) => item.hit.id),
+    ids: Array.from(ranking.order.subarray(0, best), (place) => hits.id[place]!),
     lexemes: lexemes.filter((lexeme, index) => !lexeme.startsWith(BROADER_MARK) && !timeLexemes.includes(index)),
   };
   const ranks = copy ? copy.rank(ranked.ids, ranked.lexemes) : await rankMemories(db, scope, ranked.ids, ranked.lexemes);
-  rerank(best, ranks);
+  rerank(ranking, ranks, best);
   // Rank only raises the best few, which stay ahead of the rest: sorting them again is enough.
-  best.sort(byScore);
-  for (let index = 0; index < best.length; index++) scored[index] = best[index]!;
-  diversify(scored);
-  const kept = aboveFloor(scored);
-  if (!kept.length || (options.judge !== false && !bearsOn(kept, words, names))) return nothing;
-  const shown = kept.slice(0, options.limit);
+  ranking.order.subarray(0, best).sort(byScoreOf(ranking));
+  diversify(ranking);
+  const kept = aboveFloor(ranking);
+  if (!kept || (options.judge !== false && !bearsOn(ranking, words, names))) return nothing;
+  const shown = Array.from(ranking.order.subarray(0, Math.min(options.limit, kept)));
   const rows = await loadMemories(
     db,
     scope,
-    shown.map((item) => item.hit.id),
+    shown.map((place) => hits.id[place]!),
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const memories = shown.map((item) => ({ row: byId.get(item.hit.id)!, score: item.score })).filter((item) => item.row !== undefined);
-  const byKind: Counts = { all: kept.length, people: 0, plan: 0, pref: 0, detail: 0 };
-  for (const item of kept) byKind[item.hit.kind] += 1;
-  return { memories, total: kept.length, counts: byKind, empty: false };
+  const memories = shown
+    .map((place) => ({ row: byId.get(hits.id[place]!)!, score: ranking.score[place]! }))
+    .filter((item) => item.row !== undefined);
+  const byKind: Counts = { all: kept, people: 0, plan: 0, pref: 0, detail: 0 };
+  for (let index = 0; index < kept; index++) byKind[hits.kinds[hits.kind[ranking.order[index]!]!]!] += 1;
+  return { memories, total: kept, counts: byKind, empty: false };
 }
 
-/** Adds Postgres's cover-density rank (0..0.5 and more, saturating at 0.5) to the best few memories' scores. */
-export function rerank(best: Scored[], ranks: ReadonlyMap<number, number>): void {
-  for (const item of best) item.score = Math.min(1, item.score + RANK_WEIGHT * Math.min(1, 2 * (ranks.get(item.hit.id) ?? 0)));
+/** Adds Postgres's cover-density rank (0..0.5 and more, saturating at 0.5) to the scores of the best `count` memories listed (all by default). */
+export function rerank(ranking: Ranking, ranks: ReadonlyMap<number, number>, count = ranking.length): void {
+  const { score, order } = ranking;
+  for (let index = 0; index < Math.min(count, ranking.length); index++) {
+    const place = order[index]!;
+    score[place] = Math.min(1, score[place]! + RANK_WEIGHT * Math.min(1, 2 * (ranks.get(ranking.hits.id[place]!) ?? 0)));
+  }
 }
 
-/** The memories worth returning, best first: above FLOOR, and past the most any caller is shown, near the best. */
-export function aboveFloor(scored: Scored[]): Scored[] {
-  const tailFloor = Math.max(FLOOR, RELATIVE_FLOOR * (scored[0]?.score ?? 0));
-  return scored.filter((item, index) => item.score >= (index < MAX_SHOWN ? FLOOR : tailFloor));
+/**
+ * Keeps listed the memories worth returning, best first: above FLOOR, and past the most any
+ * caller is shown, near the best. Returns how many are left listed.
+ */
+export function aboveFloor(ranking: Ranking): number {
+  const { score, order } = ranking;
+  const tailFloor = Math.max(FLOOR, RELATIVE_FLOOR * (ranking.length ? score[order[0]!]! : 0));
+  let kept = 0;
+  for (let index = 0; index < ranking.length; index++) {
+    const place = order[index]!;
+    if (score[place]! >= (index < MAX_SHOWN ? FLOOR : tailFloor)) order[kept++] = place;
+  }
+  ranking.length = kept;
+  return kept;
 }
 
 /** Whether what is stored bears on the question: the judgement behind context's and ask's "nothing stored". */
-export function bearsOn(kept: Scored[], words: QueryWord[], names: string[]): boolean {
+export function bearsOn(kept: Ranking, words: QueryWord[], names: string[]): boolean {
   return judge(kept, names, words) >= KNOWN_THRESHOLD || saysAboutNamed(kept, words, names);
 }
 
@@ -376,20 +405,22 @@ const JUDGED = 10;
  * pet, a place), only memories about that name count ("What did Omar paint?" is not answered by
  * what Ana painted).
  */
-export function judge(scored: Scored[], names: string[], words: QueryWord[] = []): number {
+export function judge(ranking: Ranking, names: string[], words: QueryWord[] = []): number {
   // The best JUDGED about a named name when there are any, else the best JUDGED: only as many
   // memories are looked at as it takes to find them (a large space brings in thousands).
+  const { hits, direct, order } = ranking;
   let best = 0;
   let seen = 0;
   if (names.length) {
-    for (const item of scored) {
-      if (!isAboutName(item.hit, names, words)) continue;
-      best = Math.max(best, item.direct);
+    for (let index = 0; index < ranking.length; index++) {
+      const place = order[index]!;
+      if (!isAboutName(hits, place, names, words)) continue;
+      best = Math.max(best, direct[place]!);
       if (++seen === JUDGED) break;
     }
   }
   if (seen) return best;
-  for (let index = 0; index < Math.min(JUDGED, scored.length); index++) best = Math.max(best, scored[index]!.direct);
+  for (let index = 0; index < Math.min(JUDGED, ranking.length); index++) best = Math.max(best, direct[order[index]!]!);
   return best;
 }
 
@@ -399,18 +430,27 @@ export function judge(scored: Scored[], names: string[], words: QueryWord[] = []
  * holds words of the task, not of what is stored; "Dan is vegetarian." still bears on it. A
  * question whose only match is the name ("What is Dan's favourite colour?") stays unknown.
  */
-export function saysAboutNamed(scored: Scored[], words: QueryWord[], names: string[]): boolean {
+export function saysAboutNamed(ranking: Ranking, words: QueryWord[], names: string[]): boolean {
   if (!names.length) return false;
   const others = words.filter((word) => !word.name).flatMap((word) => word.own);
-  return scored
-    .slice(0, JUDGED)
-    .some((item) => isAboutName(item.hit, names, words) && others.some((lexeme) => (item.hit.levels[lexeme] ?? 0) >= OWN_WORDS));
+  const { hits, order } = ranking;
+  for (let index = 0; index < Math.min(JUDGED, ranking.length); index++) {
+    const place = order[index]!;
+    if (!isAboutName(hits, place, names, words)) continue;
+    for (const lexeme of others) if (levelAt(hits, place, lexeme) >= OWN_WORDS) return true;
+  }
+  return false;
+}
+
+/** The level of lexeme `lexeme` in the memory at `place` (0 for a lexeme past the columns' width). */
+function levelAt(hits: HitColumns, place: number, lexeme: number): number {
+  return lexeme < hits.width ? hits.levels[place * hits.width + lexeme]! : 0;
 }
 
 /** Whether a memory's own words say every one of some lexemes (none: no). */
-function saysAll(levels: readonly number[], lexemes: readonly number[]): boolean {
+function saysAll(hits: HitColumns, place: number, lexemes: readonly number[]): boolean {
   if (!lexemes.length) return false;
-  for (const lexeme of lexemes) if (levels[lexeme] !== OWN_WORDS) return false;
+  for (const lexeme of lexemes) if (levelAt(hits, place, lexeme) !== OWN_WORDS) return false;
   return true;
 }
 
@@ -422,12 +462,12 @@ const OWN_WORDS = 3;
  * own words. A pet, a thing or a place is named in a memory's words as a person is ("Pip ate a
  * sock."), though the learner lists only some of them as what the memory is about.
  */
-export function isAboutName(hit: LexemeHit, names: string[], words: QueryWord[]): boolean {
+export function isAboutName(hits: HitColumns, place: number, names: string[], words: QueryWord[]): boolean {
   // Loops, not closures: this runs for each of the thousands of memories a large space brings in.
-  for (const known of hit.about) for (const name of names) if (isName(known, name)) return true;
+  for (const known of hits.abouts[hits.about[place]!]!) for (const name of names) if (isName(known, name)) return true;
   for (const word of words) {
     if (!word.name) continue;
-    for (const lexeme of word.own) if (hit.levels[lexeme] === OWN_WORDS) return true;
+    for (const lexeme of word.own) if (levelAt(hits, place, lexeme) === OWN_WORDS) return true;
   }
   return false;
 }
@@ -441,71 +481,124 @@ const isName = (known: string, name: string) => {
  * Several facts of one message share its context, so they tend to rank together; each
  * further fact of a message already listed gives way a little to other messages' facts.
  */
-export function diversify(scored: Scored[]): void {
-  const listed = new Map<string, number>();
+export function diversify(ranking: Ranking): void {
+  const { hits, score, order } = ranking;
+  const length = ranking.length;
+  const byScore = byScoreOf(ranking);
+  const texts = hits.texts.length;
+  const listed = new Map<number | string, number>();
   // Those left as they were keep their order; those given way are sorted apart and merged back
   // in, which is the full sort's order (by score, then id: no two alike) at a fraction of its cost.
-  const kept: Scored[] = [];
-  const lowered: Scored[] = [];
-  for (const item of scored) {
+  const places = new Int32Array(2 * length);
+  const kept = places.subarray(0, length);
+  const lowered = places.subarray(length);
+  let keptCount = 0;
+  let loweredCount = 0;
+  for (let index = 0; index < length; index++) {
+    const place = order[index]!;
+    const text = hits.passage[place]!;
     // A memory alone shares its context with none.
-    if (item.hit.passage === null) {
-      kept.push(item);
+    if (text === -1) {
+      kept[keptCount++] = place;
       continue;
     }
-    const count = listed.get(item.hit.passage) ?? 0;
+    // One number per passage (its text and message index), exact below 2^53; else a string.
+    const message = hits.passageIndex[place]!;
+    const number = (message + 1) * texts + text;
+    const key = Number.isSafeInteger(number) ? number : `${text}:${message}`;
+    const count = listed.get(key) ?? 0;
     if (count > 0) {
-      item.score *= SAME_PASSAGE ** count;
-      lowered.push(item);
+      score[place]! *= SAME_PASSAGE ** count;
+      lowered[loweredCount++] = place;
     } else {
-      kept.push(item);
+      kept[keptCount++] = place;
     }
-    listed.set(item.hit.passage, count + 1);
+    listed.set(key, count + 1);
   }
-  for (let index = 1; index < kept.length; index++) {
+  for (let index = 1; index < keptCount; index++) {
     if (byScore(kept[index - 1]!, kept[index]!) > 0) {
       // Not given in order: the full sort.
-      scored.sort(byScore);
+      order.subarray(0, length).sort(byScore);
       return;
     }
   }
-  if (!lowered.length) return;
-  lowered.sort(byScore);
+  if (!loweredCount) return;
+  lowered.subarray(0, loweredCount).sort(byScore);
   let from = 0;
   let other = 0;
-  for (let index = 0; index < scored.length; index++) {
-    scored[index] =
-      other >= lowered.length || (from < kept.length && byScore(kept[from]!, lowered[other]!) <= 0) ? kept[from++]! : lowered[other++]!;
+  for (let index = 0; index < length; index++) {
+    order[index] =
+      other >= loweredCount || (from < keptCount && byScore(kept[from]!, lowered[other]!) <= 0) ? kept[from++]! : lowered[other++]!;
   }
 }
 
-/** A memory's score, and how much of the question its own words (not its surroundings) cover. */
-export interface Scored {
-  hit: LexemeHit;
-  score: number;
+/**
+ * The memories a search found, scored: by place in the search's columns, each memory's score
+ * and how much of the question its own words (not its surroundings) cover, and the places best
+ * first. Only the memories returned are ever made objects of (see `listed`).
+ */
+export interface Ranking {
+  hits: HitColumns;
+  score: Float64Array;
   /**
    * The share of the question's words the memory says itself (or by its slot, or, for the kind
    * of answer asked for, by naming a kind of it), each weighted as the judgement weighs it: a
    * word nothing stored says by what it does in the question (UNSEEN_THING_WEIGHT, UNSEEN_MANNER_WEIGHT).
    */
+  direct: Float64Array;
+  /** Places, best first; the first `length` are listed (`aboveFloor` drops some). */
+  order: Int32Array;
+  length: number;
+}
+
+/** A memory's score, and how much of the question its own words cover (see Ranking): one listed memory as an object. */
+export interface Scored {
+  hit: LexemeHit;
+  score: number;
   direct: number;
+}
+
+/** The memories listed, best first, as objects (tests, and anything that needs a few). */
+export function listed(ranking: Ranking): Scored[] {
+  return Array.from(ranking.order.subarray(0, ranking.length), (place) => ({
+    hit: hitAt(ranking.hits, place),
+    score: ranking.score[place]!,
+    direct: ranking.direct[place]!,
+  }));
+}
+
+/** A ranking of memories already scored, in the order given (tests). */
+export function rankingOf(scored: readonly Scored[]): Ranking {
+  const length = scored.length;
+  const order = new Int32Array(length);
+  for (let place = 0; place < length; place++) order[place] = place;
+  return {
+    hits: columnsOf(scored.map((item) => item.hit)),
+    score: Float64Array.from(scored, (item) => item.score),
+    direct: Float64Array.from(scored, (item) => item.direct),
+    order,
+    length,
+  };
 }
 
 /** Scores memories for a question's words; exported for tests. Best first. */
 export function scoreHits(
-  hits: LexemeHit[],
+  hits: HitColumns,
   total: number,
   words: QueryWord[],
   lexemeCount: number,
   cues: { names: string[]; when: boolean; time?: { start: number; end: number; lexemes: number[] } },
   /** Memories per lexeme where the hits do not show them all (lexemes that brought none in). */
   known: (number | undefined)[] = [],
-): Scored[] {
-  const documents = Math.max(total, hits.length);
-  const frequency = new Array<number>(lexemeCount).fill(0);
-  for (const hit of hits) {
-    const levels = hit.levels;
-    for (let index = 0; index < levels.length; index++) if (levels[index]! > 0) frequency[index] = (frequency[index] ?? 0) + 1;
+): Ranking {
+  const length = hits.length;
+  const width = hits.width;
+  const levels = hits.levels;
+  const documents = Math.max(total, length);
+  const frequency = new Array<number>(Math.max(lexemeCount, width)).fill(0);
+  for (let place = 0; place < length; place++) {
+    const from = place * width;
+    for (let index = 0; index < width; index++) if (levels[from + index]! > 0) frequency[index] = frequency[index]! + 1;
   }
   known.forEach((count, index) => count !== undefined && (frequency[index] = Math.max(frequency[index] ?? 0, count)));
   const idf = frequency.map((count) => Math.log(1 + (documents - count + 0.5) / (count + 0.5)));
@@ -528,45 +621,51 @@ export function scoreHits(
   // What each word scores a memory for, worked out once for all the memories: a memory naming a
   // kind of the word (or of its related words), each class no more than its own rarity; a
   // related word by its own rarity too ("go" for "moved" is worth little); the slot it asks about.
+  // A lexeme past the columns' width is in no memory: it is left out (-1).
+  const inColumns = (lexeme: number) => (lexeme < width ? lexeme : -1);
   const scoring = words.map((word, index) => {
     const weight = weights[index]!;
     return {
-      own: word.own,
+      own: word.own.map(inColumns),
       slot: word.attribute === undefined ? null : `|${word.attribute}`,
       // A memory naming a kind of the answer asked for ("cello" for "Which instrument…") says it too.
-      answerKinds: word.part === 'answer' ? word.broader : [],
+      answerKinds: (word.part === 'answer' ? word.broader : []).map(inColumns),
       classes: [
         ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
         ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const),
-      ].map(([lexeme, share]) => [lexeme, share * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const),
-      related: word.related.map((lexeme) => [lexeme, RELATED_WEIGHT * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const),
+      ].map(([lexeme, share]) => [inColumns(lexeme), share * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const),
+      related: word.related.map(
+        (lexeme) => [inColumns(lexeme), RELATED_WEIGHT * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const,
+      ),
       weight,
       judged: judged[index]!,
     };
   });
   let newest = -Infinity;
   let oldest = Infinity;
-  for (const hit of hits) {
-    newest = Math.max(newest, hit.created_at);
-    oldest = Math.min(oldest, hit.created_at);
+  for (let place = 0; place < length; place++) {
+    newest = Math.max(newest, hits.created[place]!);
+    oldest = Math.min(oldest, hits.created[place]!);
   }
-  // Whether a name a memory is about is one the question names, once per name met.
-  const namedCache = new Map<string, boolean>();
-  const isNamed = (known: string) => {
-    let named = namedCache.get(known);
+  // Whether the names a memory is about hold one the question names, once per list of names met.
+  const namedCache = new Map<number, boolean>();
+  const isNamed = (about: number) => {
+    let named = namedCache.get(about);
     if (named === undefined) {
-      named = cues.names.some((name) => isName(known, name));
-      namedCache.set(known, named);
+      named = hits.abouts[about]!.some((known) => cues.names.some((name) => isName(known, name)));
+      namedCache.set(about, named);
     }
     return named;
   };
 
-  const scored = new Array<Scored>(hits.length);
-  // Indexed loops, not for…of: this runs for each of the thousands of memories a large space
-  // brings in, and each for…of may make an iterator.
-  for (let place = 0; place < hits.length; place++) {
-    const hit = hits[place]!;
-    const levels = hit.levels;
+  const buffer = new ArrayBuffer(length * (8 + 8 + 4));
+  const score = new Float64Array(buffer, 0, length);
+  const direct = new Float64Array(buffer, 8 * length, length);
+  const order = new Int32Array(buffer, 16 * length, length);
+  // Indexed loops over the columns: this runs for each of the thousands of memories a large
+  // space brings in, and makes no object for any of them.
+  for (let place = 0; place < length; place++) {
+    const from = place * width;
     let covered = 0;
     let ownWords = 0;
     for (let wordIndex = 0; wordIndex < scoring.length; wordIndex++) {
@@ -574,40 +673,50 @@ export function scoreHits(
       let match = 0;
       let saysOwn = false;
       for (let index = 0; index < word.own.length; index++) {
-        const level = levels[word.own[index]!] ?? 0;
-        match = Math.max(match, LEVEL_WEIGHT[level] ?? 0);
-        if (level === OWN_WORDS) saysOwn = true;
+        const lexeme = word.own[index]!;
+        const found = lexeme === -1 ? 0 : levels[from + lexeme]!;
+        match = Math.max(match, LEVEL_WEIGHT[found] ?? 0);
+        if (found === OWN_WORDS) saysOwn = true;
       }
-      const inSlot = word.slot !== null && hit.slot !== null && hit.slot.endsWith(word.slot);
+      const slot = hits.slot[place]!;
+      const inSlot = word.slot !== null && slot !== -1 && hits.texts[slot]!.endsWith(word.slot);
       if (inSlot) match = 1;
       let saysKind = false;
-      for (let index = 0; index < word.answerKinds.length; index++) if (levels[word.answerKinds[index]!] === OWN_WORDS) saysKind = true;
+      for (let index = 0; index < word.answerKinds.length; index++) {
+        const lexeme = word.answerKinds[index]!;
+        if (lexeme !== -1 && levels[from + lexeme] === OWN_WORDS) saysKind = true;
+      }
       if (inSlot || saysOwn || saysKind) ownWords += word.judged;
       for (let index = 0; index < word.classes.length; index++) {
         const kind = word.classes[index]!;
-        if (levels[kind[0]]) match = Math.max(match, kind[1]);
+        if (kind[0] !== -1 && levels[from + kind[0]]) match = Math.max(match, kind[1]);
       }
       for (let index = 0; index < word.related.length; index++) {
         const related = word.related[index]!;
-        match = Math.max(match, related[1] * (LEVEL_WEIGHT[levels[related[0]] ?? 0] ?? 0));
+        match = Math.max(match, related[1] * (LEVEL_WEIGHT[related[0] === -1 ? 0 : levels[from + related[0]]!] ?? 0));
       }
       covered += word.weight * match;
     }
     const coverage = sum > 0 ? covered / sum : 0;
-    const direct = judgedSum > 0 ? ownWords / judgedSum : 0;
-    const named = cues.names.length > 0 && hit.about.some(isNamed);
-    const recency = newest > oldest ? (hit.created_at - oldest) / (newest - oldest) : 1;
+    const flags = hits.flags[place]!;
+    const named = cues.names.length > 0 && isNamed(hits.about[place]!);
+    const created = hits.created[place]!;
+    const recency = newest > oldest ? (created - oldest) / (newest - oldest) : 1;
     // Said in the span asked about, or saying its month and year in its own words.
+    const said = hits.said[place]!;
     const inTime =
-      cues.time !== undefined && ((hit.said >= cues.time.start && hit.said < cues.time.end) || saysAll(levels, cues.time.lexemes));
-    const score =
+      cues.time !== undefined && ((said >= cues.time.start && said < cues.time.end) || saysAll(hits, place, cues.time.lexemes));
+    const total =
       COVERAGE_WEIGHT * coverage +
       (named ? NAME_CUE : 0) +
-      (cues.when && hit.dated ? DATE_CUE : 0) +
+      (cues.when && flags & HIT_DATED ? DATE_CUE : 0) +
       (inTime ? TIME_CUE : 0) +
       RECENCY_WEIGHT * recency;
-    scored[place] = { hit, score: Math.min(1, score) * (hit.reported ? REPORTED_WEIGHT : 1), direct };
+    score[place] = Math.min(1, total) * (flags & HIT_REPORTED ? REPORTED_WEIGHT : 1);
+    direct[place] = judgedSum > 0 ? ownWords / judgedSum : 0;
+    order[place] = place;
   }
-  scored.sort(byScore);
-  return scored;
+  const ranking: Ranking = { hits, score, direct, order, length };
+  order.sort(byScoreOf(ranking));
+  return ranking;
 }

@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
 import { type Db, primaryOf } from './database.js';
+import { emptyColumns, HIT_DATED, HIT_REPORTED, type HitColumns, hitsOf } from './hit-columns.js';
 import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch, SAID_BROUGHT } from './memory-repository.js';
 import type { Scope } from './scope.js';
 
@@ -243,13 +244,6 @@ export class SpaceIndex {
     }
   }
 
-  private passageOf(position: number): string | null {
-    const text = this.passageTextAt[position]!;
-    if (text === -1) return null;
-    const index = this.passageIndexAt[position]!;
-    return index === -1 ? this.texts.values[text]! : `${this.texts.values[text]}:${index}`;
-  }
-
   private lexemeNumber(lexeme: string): number {
     let number = this.lexemes.get(lexeme);
     if (number === undefined) {
@@ -429,6 +423,15 @@ export class SpaceIndex {
 
   /** The same answer as `searchMemories` in memory-repository.ts, from the copy. */
   search(options: LexemeSearch): { hits: LexemeHit[]; total: number; counts: Map<string, number> } {
+    const found = this.searchColumns(options);
+    return { ...found, hits: hitsOf(found.hits) };
+  }
+
+  /**
+   * The same answer as `searchMemoryColumns` in memory-repository.ts, from the copy: the memories
+   * found as columns (see hit-columns.ts), by id, with no object per memory.
+   */
+  searchColumns(options: LexemeSearch): { hits: HitColumns; total: number; counts: Map<string, number> } {
     const labels = options.labels && Object.keys(options.labels).length ? Object.entries(options.labels) : null;
     // The kind's number: -1 for any kind, -2 for a kind no memory here has (it matches none).
     const wanted = options.kind === 'all' ? -1 : this.kinds.values.indexOf(options.kind);
@@ -463,7 +466,7 @@ export class SpaceIndex {
     hitOf: Int32Array,
     found: number[],
     left: number[],
-  ): { hits: LexemeHit[]; total: number; counts: Map<string, number> } {
+  ): { hits: HitColumns; total: number; counts: Map<string, number> } {
     for (const lexeme of this.bringers(bringing.length ? bringing : options.lexemes, counts)) {
       const factOnly = options.factOnly?.has(lexeme) ?? false;
       this.postings(this.lexemes.get(lexeme), (position, level) => {
@@ -477,14 +480,6 @@ export class SpaceIndex {
       });
     }
     if (options.said) this.bringSaid(options.said, kind, labels, hitOf, found);
-    const width = options.lexemes.length;
-    const levels = new Uint8Array(found.length * width);
-    for (let lexemeIndex = 0; lexemeIndex < width; lexemeIndex++) {
-      this.postings(this.lexemes.get(options.lexemes[lexemeIndex]!), (position, level) => {
-        const place = hitOf[position]!;
-        if (place > 0) levels[(place - 1) * width + lexemeIndex] = level;
-      });
-    }
     // By id, as the store answers: each hit's id and place in one number, id * places + place
     // (exact in a double: ids are below 2^31, a copy holds far fewer than 2^21 memories), sorted
     // as numbers.
@@ -492,29 +487,31 @@ export class SpaceIndex {
     const keys = new Float64Array(places);
     for (let place = 0; place < places; place++) keys[place] = this.idAt[found[place]!]! * places + place;
     keys.sort();
-    const hits = new Array<LexemeHit>(keys.length);
+    const width = options.lexemes.length;
+    const hits = emptyColumns(places, width, { kinds: this.kinds.values, abouts: this.abouts.values, texts: this.texts.values });
     for (let order = 0; order < places; order++) {
-      const place = keys[order]! % places;
-      const position = found[place]!;
-      const from = place * width;
-      const hitLevels = new Array<number>(width);
-      for (let index = 0; index < width; index++) hitLevels[index] = levels[from + index]!;
-      const slot = this.slotAt[position]!;
+      const position = found[keys[order]! % places]!;
+      // From here on the mark is 1 + the memory's place by id.
+      hitOf[position] = order + 1;
       const flags = this.flagsAt[position]!;
-      hits[order] = {
-        id: this.idAt[position]!,
-        kind: this.kinds.values[this.kindAt[position]!]!,
-        about: this.abouts.values[this.aboutAt[position]!]!,
-        created_at: this.createdAt[position]!,
-        said: this.saidAt[position]!,
-        passage: this.passageOf(position),
-        slot: slot === -1 ? null : this.texts.values[slot]!,
-        dated: (flags & DATED) !== 0,
-        reported: (flags & REPORTED) !== 0,
-        levels: hitLevels,
-      };
+      hits.id[order] = this.idAt[position]!;
+      hits.kind[order] = this.kindAt[position]!;
+      hits.flags[order] = (flags & DATED ? HIT_DATED : 0) | (flags & REPORTED ? HIT_REPORTED : 0);
+      hits.created[order] = this.createdAt[position]!;
+      hits.said[order] = this.saidAt[position]!;
+      hits.about[order] = this.aboutAt[position]!;
+      hits.slot[order] = this.slotAt[position]!;
+      hits.passage[order] = this.passageTextAt[position]!;
+      hits.passageIndex[order] = this.passageIndexAt[position]!;
     }
-    return { hits, total: hits.length ? this.size : 0, counts };
+    const levels = hits.levels;
+    for (let lexemeIndex = 0; lexemeIndex < width; lexemeIndex++) {
+      this.postings(this.lexemes.get(options.lexemes[lexemeIndex]!), (position, level) => {
+        const place = hitOf[position]!;
+        if (place > 0) levels[(place - 1) * width + lexemeIndex] = level;
+      });
+    }
+    return { hits, total: places ? this.size : 0, counts };
   }
 
   /** Brings in the memories said in a span (see LexemeSearch.said), the newest first, as the store does. */

@@ -2,6 +2,7 @@ import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sent
 import { sql } from 'kysely';
 import { levelOfWeights } from '../text/index-levels.js';
 import type { Db } from './database.js';
+import { columnsOf, type HitColumns, type LexemeHit } from './hit-columns.js';
 import { countChanged, countKinds, keptCounts, keptTotal } from './memory-counts.js';
 import type { PageStart, Scope } from './scope.js';
 
@@ -461,31 +462,7 @@ export async function lexemesAndVersion(db: Db, scope: Scope, words: string[]): 
   return { lexemes: rows[0]?.lexemes ?? [], version: rows[0]?.version ?? null };
 }
 
-/** A memory sharing words with a query: how well each lexeme matched, before it is scored. */
-export interface LexemeHit {
-  id: number;
-  kind: MemoryKind;
-  about: string[];
-  /**
-   * The source and message it came from ("src_…:3"): memories of one message repeat each
-   * other's context. Null for a memory alone outside a conversation, which shares it with none.
-   */
-  passage: string | null;
-  /** Subject and attribute of a fact that can change ("omar|home"), else null. */
-  slot: string | null;
-  /** Whether the memory's own words carry a date (a year). */
-  dated: boolean;
-  /** A speaker's remark about something other than themselves (see LearnedFact.reported). */
-  reported: boolean;
-  created_at: number;
-  /** The day it was said or written (its `date`), as epoch milliseconds at 00:00 UTC. */
-  said: number;
-  /**
-   * Per lexeme, where it was found: 3 in the memory's text or names, 2 only in the rest of
-   * its message, 1 only in the message it answers, 0 not at all.
-   */
-  levels: number[];
-}
+export type { LexemeHit } from './hit-columns.js';
 
 /** The columns recall reads of a memory (see LexemeHit), with its tsvector's text. */
 export const hitColumns = sql`
@@ -597,6 +574,16 @@ export async function searchMemories(
     return { ...hitOf(row), levels };
   });
   return { hits, total: rows.length ? await currentCount(db, scope) : 0, counts };
+}
+
+/** The same answer as `searchMemories`, as columns (what recall scores): see hit-columns.ts. */
+export async function searchMemoryColumns(
+  db: Db,
+  scope: Scope,
+  options: LexemeSearch,
+): Promise<{ hits: HitColumns; total: number; counts: Map<string, number> }> {
+  const found = await searchMemories(db, scope, options);
+  return { ...found, hits: columnsOf(found.hits, options.lexemes.length) };
 }
 
 /** A year in the memory's own words ("… on 7 May 2023"): the learner writes every date it resolves with its year. */
