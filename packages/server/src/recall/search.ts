@@ -666,6 +666,8 @@ export function scoreHits(
   // space brings in, and makes no object for any of them.
   for (let place = 0; place < length; place++) {
     const from = place * width;
+    const slot = hits.slot[place]!;
+    const slotText = slot === -1 ? null : hits.texts[slot]!;
     let covered = 0;
     let ownWords = 0;
     for (let wordIndex = 0; wordIndex < scoring.length; wordIndex++) {
@@ -678,8 +680,7 @@ export function scoreHits(
         match = Math.max(match, LEVEL_WEIGHT[found] ?? 0);
         if (found === OWN_WORDS) saysOwn = true;
       }
-      const slot = hits.slot[place]!;
-      const inSlot = word.slot !== null && slot !== -1 && hits.texts[slot]!.endsWith(word.slot);
+      const inSlot = word.slot !== null && slotText !== null && slotText.endsWith(word.slot);
       if (inSlot) match = 1;
       let saysKind = false;
       for (let index = 0; index < word.answerKinds.length; index++) {

@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
 import { type Db, primaryOf } from './database.js';
-import { emptyColumns, HIT_DATED, HIT_REPORTED, type HitColumns, hitsOf } from './hit-columns.js';
+import { HIT_DATED as DATED, emptyColumns, type HitColumns, hitsOf, HIT_REPORTED as REPORTED } from './hit-columns.js';
 import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch, SAID_BROUGHT } from './memory-repository.js';
 import type { Scope } from './scope.js';
 
@@ -22,9 +22,7 @@ import type { Scope } from './scope.js';
  * searched in the store meanwhile, so that it is not read whole over and over.
  */
 
-/** Flags of a memory in a copy. */
-const DATED = 1;
-const REPORTED = 2;
+/** Flags of a memory in a copy, beside DATED and REPORTED (hit-columns' own, so a hit's flags are copied as they are). */
 const REMOVED = 4;
 
 /** Above this many memories holding a question's words, only its rarer words bring memories in (see `bringers`). */
@@ -493,10 +491,9 @@ export class SpaceIndex {
       const position = found[keys[order]! % places]!;
       // From here on the mark is 1 + the memory's place by id.
       hitOf[position] = order + 1;
-      const flags = this.flagsAt[position]!;
       hits.id[order] = this.idAt[position]!;
       hits.kind[order] = this.kindAt[position]!;
-      hits.flags[order] = (flags & DATED ? HIT_DATED : 0) | (flags & REPORTED ? HIT_REPORTED : 0);
+      hits.flags[order] = this.flagsAt[position]! & (DATED | REPORTED);
       hits.created[order] = this.createdAt[position]!;
       hits.said[order] = this.saidAt[position]!;
       hits.about[order] = this.aboutAt[position]!;

@@ -81,6 +81,9 @@ const memoryColumns = sql`
 const inScope = (scope: Scope) => sql`m.account_id = ${scope.accountId} and m.space = ${scope.space}`;
 
 const kindFilter = (kind: KindFilter) => (kind === 'all' ? sql`true` : sql`m.kind = ${kind}`);
+/** Memories holding every label given (none given: all of them). */
+const labelFilter = (labels: Labels | undefined) =>
+  labels && Object.keys(labels).length ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`;
 
 /** The API record of a memory; `score` is given in recall results. */
 export function toMemoryRecord(row: MemoryRow, score?: number): Memory {
@@ -533,7 +536,6 @@ export async function searchMemories(
   scope: Scope,
   options: LexemeSearch,
 ): Promise<{ hits: LexemeHit[]; total: number; counts: Map<string, number> }> {
-  const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
   const bringing = options.lexemes.filter((lexeme) => !options.scoreOnly?.has(lexeme));
   const any = (bringing.length ? bringing : options.lexemes)
     .map((lexeme) => quoteLexeme(lexeme) + (options.factOnly?.has(lexeme) ? ':AB' : ''))
@@ -551,7 +553,7 @@ export async function searchMemories(
   const saidIn = options.said
     ? sql` or m.id in (select m.id from memories m
         where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
-          and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
+          and ${labelFilter(options.labels)}
           and m.date >= ${day(options.said.start)}::date and m.date < ${day(options.said.end)}::date
         order by m.date desc, m.id desc limit ${SAID_BROUGHT})`
     : sql``;
@@ -559,7 +561,7 @@ export async function searchMemories(
     select ${hitColumns} ${countsQuery}
     from memories m, cast(${any} as tsquery) query
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and (m.tsv @@ query${saidIn})
-      and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}`.execute(db);
+      and ${labelFilter(options.labels)}`.execute(db);
   const counts = new Map(counted.map((lexeme, index) => [lexeme, rows[0]?.counts?.[index] ?? 0]));
   // One pass of one pattern over each tsvector's text finds every query lexeme in it.
   const positions = new Map(options.lexemes.map((lexeme, index) => [quoteLexeme(lexeme), index]));
@@ -624,14 +626,13 @@ export async function memoriesInSpan(
   scope: Scope,
   options: { start: Date; end: Date; lexemes: string[]; kind: KindFilter; labels?: Labels },
 ): Promise<{ id: number; kind: MemoryKind; said: boolean }[]> {
-  const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
   const naming = options.lexemes.length ? options.lexemes.map((lexeme) => `${quoteLexeme(lexeme)}:AB`).join(' & ') : null;
   const day = (date: Date) => date.toISOString().slice(0, 10);
   const { rows } = await sql<{ id: number; kind: MemoryKind; said: boolean }>`
     select m.id, m.kind, span.said
     from memories m, lateral (select m.date >= ${day(options.start)}::date and m.date < ${day(options.end)}::date as said) span
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
-      and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
+      and ${labelFilter(options.labels)}
       and (span.said or ${naming ? sql`m.tsv @@ cast(${naming} as tsquery)` : sql`false`})
     order by span.said desc, m.date desc, m.id desc`.execute(db);
   return rows;
@@ -664,13 +665,12 @@ export async function memoriesOfMessages(
   options: { kind: KindFilter; labels?: Labels },
 ): Promise<MemoryRow[]> {
   if (!messages.length) return [];
-  const labels = options.labels && Object.keys(options.labels).length ? options.labels : null;
   const { rows } = await sql<MemoryRow>`
     select ${memoryColumns} from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
     join unnest(${messages.map((message) => message.sourceId)}::text[], ${messages.map((message) => message.messageIndex)}::int[])
       as wanted(source_id, message_index) on m.source_id = wanted.source_id and m.message_index = wanted.message_index
     where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
-      and ${labels ? sql`m.labels @> ${JSON.stringify(labels)}::jsonb` : sql`true`}
+      and ${labelFilter(options.labels)}
     order by m.source_id, m.message_index, m.sentence_start, m.id`.execute(db);
   return rows;
 }
