@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerOffline, asksCount, countsAsked } from './ask.js';
-import { memoryRow } from './memory-row.fixture.js';
-
-const row = memoryRow;
+import { memoryRow as row } from './memory-row.fixture.js';
 
 describe('a count answers how many (answerOffline)', () => {
   it('tells count questions from others', () => {
