@@ -37,54 +37,73 @@ const LOST_WORKER = 'The worker learning this source stopped before it finished'
  * queue's statistics say it is empty), and each rescan skipped the row it had just locked and
  * locked another: one claim took every queued job and ran only the first, and the others
  * waited out their lease, an attempt spent each time, until their sources failed.
+ *
+ * The job is taken in one transaction and its source marked in a second. Everything else that
+ * touches both takes the source first and the job after (a rewrite or a deleted source
+ * replaces the job, an erased space drops it, a learning batch completes it); a claim that held
+ * the job while it waited for the source would close the circle, and PostgreSQL would break
+ * the deadlock by failing one of them. The second transaction takes the source, then checks
+ * the job is still this worker's: one replaced in between is left to whoever replaced it.
  */
 export async function claimJob(db: Db, workerId: string, leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<Job | null> {
   for (;;) {
-    const claimed = await db.transaction().execute(async (transaction) => {
-      const { rows } = await sql<
-        Pick<Row<'jobs'>, 'id' | 'account_id' | 'space' | 'source_id' | 'attempts' | 'max_attempts' | 'last_error'> & {
-          taken_over: boolean;
-        }
-      >`
-        with due as materialized (
-          select id, locked_at is not null as taken_over from jobs
-          where run_at <= now() and (locked_at is null
-            or coalesce(locked_until, locked_at + make_interval(secs => ${LEGACY_LEASE_SECONDS})) < now())
-          order by run_at, id
-          for update skip locked
-          limit 1)
-        update jobs j set locked_at = now(), locked_by = ${workerId}, attempts = j.attempts + 1,
-          locked_until = now() + make_interval(secs => ${leaseSeconds}),
-          last_error = case when j.locked_at is not null then ${LOST_WORKER} else j.last_error end
-        from due
-        where j.id = due.id
-        returning j.id, j.account_id, j.space, j.source_id, j.attempts, j.max_attempts, j.last_error, due.taken_over`.execute(transaction);
-      const row = rows[0];
-      if (!row) return null;
-      if (row.attempts > row.max_attempts) {
+    const { rows } = await sql<
+      Pick<Row<'jobs'>, 'id' | 'account_id' | 'space' | 'source_id' | 'attempts' | 'max_attempts' | 'last_error'> & {
+        taken_over: boolean;
+      }
+    >`
+      with due as materialized (
+        select id, locked_at is not null as taken_over from jobs
+        where run_at <= now() and (locked_at is null
+          or coalesce(locked_until, locked_at + make_interval(secs => ${LEGACY_LEASE_SECONDS})) < now())
+        order by run_at, id
+        for update skip locked
+        limit 1)
+      update jobs j set locked_at = now(), locked_by = ${workerId}, attempts = j.attempts + 1,
+        locked_until = now() + make_interval(secs => ${leaseSeconds}),
+        last_error = case when j.locked_at is not null then ${LOST_WORKER} else j.last_error end
+      from due
+      where j.id = due.id
+      returning j.id, j.account_id, j.space, j.source_id, j.attempts, j.max_attempts, j.last_error, due.taken_over`.execute(db);
+    const row = rows[0];
+    if (!row) return null;
+    const job: Job = {
+      id: row.id,
+      accountId: row.account_id,
+      space: row.space,
+      sourceId: row.source_id,
+      attempts: row.attempts,
+      maxAttempts: row.max_attempts,
+      lockedBy: workerId,
+    };
+    const outcome = await db.transaction().execute(async (transaction) => {
+      if (!(await holdSource(transaction, job))) return 'gone' as const;
+      if (job.attempts > job.maxAttempts) {
         // Its last attempt never reported (its worker or process died): no attempt is left to run.
-        await sql`delete from jobs where id = ${row.id}`.execute(transaction);
+        await sql`delete from jobs where id = ${job.id}`.execute(transaction);
         await sql`
-          update sources set status = 'failed', attempts = ${row.max_attempts},
+          update sources set status = 'failed', attempts = ${job.maxAttempts},
             error = ${JSON.stringify({ type: 'internal_error', message: LOST_WORKER })}::jsonb
-          where id = ${row.source_id} and account_id = ${row.account_id}`.execute(transaction);
+          where id = ${job.sourceId} and account_id = ${job.accountId}`.execute(transaction);
         return 'failed' as const;
       }
       await sql`
-        update sources set status = 'learning', attempts = ${row.attempts}
-        where id = ${row.source_id} and account_id = ${row.account_id} and status in ('queued', 'learning')`.execute(transaction);
-      return {
-        id: row.id,
-        accountId: row.account_id,
-        space: row.space,
-        sourceId: row.source_id,
-        attempts: row.attempts,
-        maxAttempts: row.max_attempts,
-        lockedBy: workerId,
-      } satisfies Job;
+        update sources set status = 'learning', attempts = ${job.attempts}
+        where id = ${job.sourceId} and account_id = ${job.accountId} and status in ('queued', 'learning')`.execute(transaction);
+      return 'claimed' as const;
     });
-    if (claimed !== 'failed') return claimed;
+    if (outcome === 'claimed') return job;
   }
+}
+
+/**
+ * Takes the job's source row (waiting for a writer holding it), then tells whether the job is
+ * still this worker's. Within the caller's transaction; the source comes first, as everywhere.
+ */
+async function holdSource(transaction: Db, job: Job): Promise<boolean> {
+  await sql`select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for no key update`.execute(transaction);
+  const { rows } = await sql`select 1 from jobs where id = ${job.id} and locked_by = ${job.lockedBy}`.execute(transaction);
+  return rows.length > 0;
 }
 
 /**
@@ -106,6 +125,7 @@ export async function renewLeases(db: Db, workerId: string, jobIds: number[], le
  */
 export async function releaseJob(db: Db, job: Job): Promise<void> {
   await db.transaction().execute(async (transaction) => {
+    if (!(await holdSource(transaction, job))) return;
     const { rows } = await sql`
       update jobs set locked_at = null, locked_by = null, locked_until = null, attempts = greatest(attempts - 1, 0), run_at = now()
       where id = ${job.id} and locked_by = ${job.lockedBy} returning id`.execute(transaction);
@@ -153,6 +173,7 @@ export async function failJob(db: Db, job: Job, error: Error, errorType = 'inter
   const message = error.message.slice(0, 1_000);
   const shown = errorType === 'internal_error' ? LEARNING_FAILED_MESSAGE : message;
   await db.transaction().execute(async (transaction) => {
+    if (!(await holdSource(transaction, job))) return;
     if (job.attempts >= job.maxAttempts) {
       // Only the job's holder fails it: a job given back or taken over is no longer this attempt's.
       const { rows } = await sql`delete from jobs where id = ${job.id} and locked_by = ${job.lockedBy} returning id`.execute(transaction);
@@ -175,6 +196,8 @@ export async function failJob(db: Db, job: Job, error: Error, errorType = 'inter
 /** Fails a job at once, without retries (the input itself cannot be learned). */
 export async function failJobNow(db: Db, job: Job, error: { type: string; message: string }): Promise<void> {
   await db.transaction().execute(async (transaction) => {
+    // The source first, then the job, as everywhere (claimJob).
+    await sql`select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for no key update`.execute(transaction);
     await sql`delete from jobs where id = ${job.id}`.execute(transaction);
     await sql`
       update sources set status = 'failed', error = ${JSON.stringify(error)}::jsonb

@@ -93,6 +93,7 @@ describe('files: text', () => {
     expect(read.body).toEqual({ path: '/exact.txt', text, size: [...text].length, updated_at: first.body.updated_at, labels: {} });
     expect(read.body.text === text).toBe(true);
     const again = await put(space, '/exact.txt', `${text} `);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.created).toBe(false);
     expect((await readFile(space, '/exact.txt')).body.text).toBe(`${text} `);
     expectError(await readFile(space, '/missing.txt'), 404, 'not_found');
