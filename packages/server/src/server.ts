@@ -121,7 +121,11 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
     () =>
       new Worker(store.background, {
         pollMs: config.pollMs,
-        run: (_db, job) => learnMetered(meter, job),
+        run: async (_db, job) => {
+          await learnMetered(meter, job);
+          // The API's copy of the space's index (when it holds one) catches up now, not at the next search.
+          memoryIndexOf(store.db).keepUp(store.db, { accountId: job.accountId, space: job.space });
+        },
         leaseSeconds: config.leaseSeconds,
         heartbeatMs: config.heartbeatMs,
         onError,

@@ -695,6 +695,8 @@ const MAX_HELD = 100_000;
 const REBUILD_MS = 2_000;
 /** A copy is brought up to date by the memories changed since its version when there are at most this many. */
 const MAX_CHANGES = 20_000;
+/** How soon after learning wrote to a space its held copy is brought up to date (writes meanwhile share it). */
+const KEEP_UP_MS = 200;
 /**
  * A copy not brought up to date for this long is rebuilt whole: the store keeps the memories
  * each version changed for an hour (see migration 16 and jobs/housekeeping.ts).
@@ -712,6 +714,8 @@ export class MemoryIndexCache {
   private readonly refreshed = new Map<string, number>();
   /** Copies being brought up to date: every request of that space waits for the same one. */
   private readonly refreshing = new Map<string, Promise<SpaceIndex | null>>();
+  /** Spaces whose copy is to be brought up to date after learning wrote to them (see keepUp). */
+  private readonly keepingUp = new Map<string, ReturnType<typeof setTimeout>>();
   private held = 0;
 
   constructor(
@@ -734,6 +738,44 @@ export class MemoryIndexCache {
     return this.held;
   }
 
+  /** The version of the copy this process holds of a space, or null when it holds none; reads nothing. */
+  heldVersion(scope: Scope): string | null {
+    return this.copies.get(keyOf(scope))?.version ?? null;
+  }
+
+  /**
+   * Learning wrote to a space: a copy this process holds of it is brought up to date in the
+   * background, once for all the writes of the next KEEP_UP_MS, so that the next search finds it
+   * current instead of waiting for the changes (or, once they pass MAX_CHANGES, for a build of
+   * the whole space: about 2 s at 100k memories). A space with no copy is left alone: copies are
+   * made by searches, never by writes.
+   */
+  keepUp(db: Db, scope: Scope): void {
+    const key = keyOf(scope);
+    if (!this.copies.has(key) || this.keepingUp.has(key)) return;
+    const timer = setTimeout(() => {
+      this.keepingUp.delete(key);
+      const copy = this.copies.get(key);
+      // A build under way or a copy too old for the changes kept is left to the next search.
+      if (!copy || this.builds.has(key) || Date.now() - (this.refreshed.get(key) ?? 0) >= FRESH_FOR_MS) return;
+      void this.refreshShared(db, scope, key, copy);
+    }, KEEP_UP_MS);
+    timer.unref?.();
+    this.keepingUp.set(key, timer);
+  }
+
+  /** Brings `copy` up to date, sharing one refresh between every caller of the same space. */
+  private refreshShared(db: Db, scope: Scope, key: string, copy: SpaceIndex): Promise<SpaceIndex | null> {
+    let refresh = this.refreshing.get(key);
+    if (!refresh) {
+      refresh = this.refresh(db, scope, key, copy)
+        .catch(() => null)
+        .finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, refresh);
+    }
+    return refresh;
+  }
+
   /**
    * The copy of the space at `version` (or newer), or null (recall then reads the store). A copy
    * a few changes behind is brought up to date first, by what changed (the request waits a few
@@ -746,17 +788,10 @@ export class MemoryIndexCache {
    */
   async current(db: Db, scope: Scope, version: string | null): Promise<SpaceIndex | null> {
     if (version === null || this.limits.maxHeld === 0) return null;
-    const key = `${scope.accountId}\u0000${scope.space}`;
+    const key = keyOf(scope);
     let copy = this.copies.get(key);
     if (copy && BigInt(copy.version) < BigInt(version) && Date.now() - (this.refreshed.get(key) ?? 0) < FRESH_FOR_MS) {
-      let refresh = this.refreshing.get(key);
-      if (!refresh) {
-        refresh = this.refresh(db, scope, key, copy)
-          .catch(() => null)
-          .finally(() => this.refreshing.delete(key));
-        this.refreshing.set(key, refresh);
-      }
-      copy = (await refresh) ?? undefined;
+      copy = (await this.refreshShared(db, scope, key, copy)) ?? undefined;
       if (copy && this.copies.get(key) !== copy) copy = undefined;
     }
     if (copy && BigInt(copy.version) >= BigInt(version)) {
@@ -877,12 +912,17 @@ export class MemoryIndexCache {
 
   /** Forgets every copy (tests). */
   clear(): void {
+    for (const timer of this.keepingUp.values()) clearTimeout(timer);
+    this.keepingUp.clear();
     this.copies.clear();
     this.built.clear();
     this.refreshed.clear();
     this.held = 0;
   }
 }
+
+/** The key of a space's copy: its account and name. */
+const keyOf = (scope: Scope) => `${scope.accountId}\u0000${scope.space}`;
 
 const caches = new WeakMap<Db, MemoryIndexCache>();
 

@@ -4,12 +4,13 @@ import { factFingerprint, learnFromMessages, readMessages } from '../../src/lear
 import { toStore } from '../../src/operations/index-document.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
-import { MemoryIndexCache, parseTsvector } from '../../src/store/memory-index.js';
+import { MemoryIndexCache, memoryIndexOf, parseTsvector } from '../../src/store/memory-index.js';
 import type { LexemeSearch } from '../../src/store/memory-repository.js';
 import { lexemesAndVersion, rankMemories, searchMemories, storeFacts } from '../../src/store/memory-repository.js';
 import type { Scope } from '../../src/store/scope.js';
 import { addSource } from '../../src/store/source-repository.js';
-import { openOwnStore } from '../setup/own-server.js';
+import { openOwnStore, startOwnServer } from '../setup/own-server.js';
+import { call } from './helpers.js';
 
 // The in-process copy of a space's index must answer exactly as the store's own search, on the
 // store of the project running it: PGlite, or a fresh PostgreSQL database.
@@ -312,6 +313,59 @@ describe('the in-process copy of a space index', () => {
     // Built once: the next requests get the same copy without a statement.
     expect(await cache.current(counted, scope, version)).toBe(copies[0]);
     expect(statements).toBe(oneBuild);
+  });
+
+  it('catches up in the background after learning wrote to a space it holds, and leaves other spaces uncopied', async () => {
+    const cache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 60_000 });
+    const scope = scopeOf('kept-up');
+    await learnInto('kept-up', CONVERSATION.slice(0, 2));
+    const versionOf = async (space: string) => (await lexemesAndVersion(store.db, scopeOf(space), ['x'])).version!;
+    const copy = (await cache.current(store.db, scope, await versionOf('kept-up')))!;
+    const before = copy.size;
+    await learnInto('kept-up', CONVERSATION.slice(2, 5));
+    const after = await versionOf('kept-up');
+    expect(cache.heldVersion(scope)).not.toBe(after);
+    cache.keepUp(store.db, scope);
+    cache.keepUp(store.db, scope);
+    for (let tries = 0; tries < 200 && cache.heldVersion(scope) !== after; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    // Brought up to date by its changes, with no search asking: the same copy, holding the new memories.
+    expect(cache.heldVersion(scope)).toBe(after);
+    expect(await cache.current(store.db, scope, after)).toBe(copy);
+    expect(copy.size).toBeGreaterThan(before);
+    // A space this process holds no copy of gets none from a write.
+    await learnInto('never-searched', CONVERSATION.slice(0, 1));
+    cache.keepUp(store.db, scopeOf('never-searched'));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(cache.heldVersion(scopeOf('never-searched'))).toBeNull();
+  });
+
+  it('is kept up by the server once a source is learned, before any search asks', async () => {
+    const own = await startOwnServer({});
+    try {
+      const send = (method: string, path: string, body?: unknown) => call(method, path, { body, key: own.key, base: own.server.url });
+      const learned = async (text: string) => {
+        const saved = await send('POST', '/v1/memories', { text, space: 'kept' });
+        expect(saved.status).toBe(201);
+        const waited = await send('GET', `/v1/sources/${saved.body.source.id}?wait=20&space=kept`);
+        expect(waited.body.source.status).toBe('finished');
+      };
+      await learned('Odile restores harpsichords in her workshop.');
+      expect((await send('POST', '/v1/search', { q: 'harpsichords', space: 'kept' })).body.memories).toHaveLength(1);
+      const db = own.server.store.db;
+      const { rows } = await sql<{ id: number }>`select account_id as id from spaces where name = 'kept'`.execute(db);
+      const scope = { accountId: rows[0]!.id, space: 'kept' };
+      const held = memoryIndexOf(db).heldVersion(scope);
+      expect(held).not.toBeNull();
+      await learned('Odile tunes church organs on Sundays.');
+      const { version } = await lexemesAndVersion(db, scope, ['x']);
+      expect(version).not.toBe(held);
+      for (let tries = 0; tries < 200 && memoryIndexOf(db).heldVersion(scope) !== version; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(memoryIndexOf(db).heldVersion(scope)).toBe(version);
+    } finally {
+      await own.close();
+    }
   });
 
   it('leaves spaces larger than its limit to the store', async () => {
