@@ -45,6 +45,8 @@ const { values, positionals } = parseArgs({
     settle: { type: 'string', default: '2' },
     /** Seconds to wait after the learning is done before a last figure ("later"; 0: none), e.g. past the learner's idle stop. */
     later: { type: 'string', default: '0' },
+    /** Notes of ten facts to learn into the 100k space at the end (0: none), then the first search after them is timed. */
+    learn: { type: 'string', default: '0' },
   },
 });
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
@@ -212,6 +214,33 @@ try {
     report.later = await rssOf(pid);
     report.laterThreads = snapshot();
   }
+  if (Number(values.learn) > 0) {
+    // Learning into the searched space: the first search after it finds the server's copy of the
+    // space's index behind by what was learned, unless the server brought it up to date meanwhile.
+    const sourceIds: string[] = [];
+    const learnBegan = performance.now();
+    for (let start = 0; start < Number(values.learn); start += 100) {
+      const items = Array.from({ length: Math.min(100, Number(values.learn) - start) }, (_, index) => ({
+        text: note(start + index + 9_000),
+      }));
+      const answer = await call('POST', '/v1/memories/batch', 'scale', { items });
+      for (const item of answer.results) if (item.ok) sourceIds.push(item.source.id);
+    }
+    for (const id of sourceIds) {
+      for (;;) {
+        const { source } = await call('GET', `/v1/sources/${id}?wait=20`, 'scale');
+        if (source.status === 'finished' || source.status === 'failed') break;
+      }
+    }
+    report.learnSeconds = +((performance.now() - learnBegan) / 1_000).toFixed(1);
+    const timedSearch = async () => {
+      const start = performance.now();
+      await call('POST', '/v1/search', 'scale', { q: 'What did they repair?' });
+      return Math.round(performance.now() - start);
+    };
+    report.firstAfterLearning = await timedSearch();
+    report.secondAfterLearning = await timedSearch();
+  }
   report.cpuSearch = +(cpu1 - cpu0).toFixed(2);
   report.cpuLoad = +((await cpuSeconds(pid)) - cpu1).toFixed(2);
 } finally {
@@ -235,5 +264,8 @@ const heaps = Object.values((report.quietThreads ?? {}) as Record<string, { thre
 console.error(
   `${values.label}: load ${report.load} RSS idle ${at('idle')} search ${at('afterSearch')} loaded ${at('loaded')} learned ${at('learned')} quiet ${at('quiet')}${report.later ? ` later ${at('later')}` : ''} peak ${(report.quiet as { peak: number }).peak}` +
     ` | search ${p(report.search)} first ${report.firstSearchMs} | 32 callers ${report.loadSeconds}s search ${p(report.loadSearch)} save ${p(report.loadSave)} | cpu ${report.cpuSearch}+${report.cpuLoad}` +
+    (report.learnSeconds === undefined
+      ? ''
+      : ` | learned ${values.learn} notes in ${report.learnSeconds}s, then search ${report.firstAfterLearning} and ${report.secondAfterLearning} ms`) +
     (heaps ? ` | heaps used/total ${heaps}` : ''),
 );
