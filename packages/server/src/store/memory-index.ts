@@ -764,6 +764,32 @@ export class MemoryIndexCache {
     this.keepingUp.set(key, timer);
   }
 
+  /**
+   * Builds copies of the given spaces, in the order given (the most wanted first), one at a time,
+   * skipping a space already held or being built and any whose `memories` would take the copies
+   * past what they may hold in all: warming never drops a copy to make room. Returns how many it
+   * built. Each build reads in chunks, so requests on the embedded store's one connection go
+   * between them.
+   */
+  async warm(db: Db, spaces: readonly { accountId: number; space: string; memories: number }[]): Promise<number> {
+    let built = 0;
+    for (const { accountId, space, memories } of spaces) {
+      const scope = { accountId, space };
+      const key = keyOf(scope);
+      if (this.copies.has(key) || this.builds.has(key)) continue;
+      if (memories > this.limits.maxSpace || this.held + memories > this.limits.maxHeld) continue;
+      const build = this.build(db, scope, key)
+        .catch(() => null)
+        .finally(() => {
+          this.builds.delete(key);
+          this.built.set(key, Date.now());
+        });
+      this.builds.set(key, build);
+      if (await build) built += 1;
+    }
+    return built;
+  }
+
   /** Brings `copy` up to date, sharing one refresh between every caller of the same space. */
   private refreshShared(db: Db, scope: Scope, key: string, copy: SpaceIndex): Promise<SpaceIndex | null> {
     let refresh = this.refreshing.get(key);

@@ -104,3 +104,28 @@ export async function dailyUsage(db: Db, accountId: number, days: number, now: D
     return { day, learned_tokens: tokensByDay.get(day) ?? 0, answers: answersByDay.get(day) ?? 0 };
   });
 }
+
+/** The routes whose calls read a space's index copy (store/memory-index.ts). */
+const RECALL_ROUTES = ['/v1/search', '/v1/context', '/v1/ask'];
+
+/**
+ * The spaces recall was last asked of, most recent first, among the last `scanned` recall calls
+ * the log holds (read newest first by its time index, so the cost is bounded however long the log
+ * is), each with its current memories. For warming the index copies at start.
+ */
+export async function recentRecallSpaces(
+  db: Db,
+  options: { limit: number; scanned?: number },
+): Promise<{ accountId: number; space: string; memories: number }[]> {
+  const { rows } = await sql<{ account_id: number; space: string; memories: number }>`
+    select r.account_id, r.space,
+      (select coalesce(sum(k.count), 0)::int from space_memory_counts k
+        where k.account_id = r.account_id and k.space = r.space and k.kind <> 'raw') as memories
+    from (select account_id, space, at from request_log
+      where route = any(${RECALL_ROUTES}::text[]) and status < 400 and space is not null
+      order by at desc limit ${options.scanned ?? 10_000}) r
+    group by r.account_id, r.space
+    order by max(r.at) desc
+    limit ${options.limit}`.execute(db);
+  return rows.map((row) => ({ accountId: row.account_id, space: row.space, memories: row.memories }));
+}

@@ -1,5 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { factFingerprint, learnFromMessages, readMessages } from '../../src/learn/index.js';
 import { toStore } from '../../src/operations/index-document.js';
 import { createAccount } from '../../src/store/account-repository.js';
@@ -7,9 +10,11 @@ import type { Store } from '../../src/store/database.js';
 import { MemoryIndexCache, memoryIndexOf, parseTsvector } from '../../src/store/memory-index.js';
 import type { LexemeSearch } from '../../src/store/memory-repository.js';
 import { lexemesAndVersion, rankMemories, searchMemories, storeFacts } from '../../src/store/memory-repository.js';
+import { insertRequestLog, recentRecallSpaces } from '../../src/store/request-log-repository.js';
 import type { Scope } from '../../src/store/scope.js';
 import { addSource } from '../../src/store/source-repository.js';
 import { openOwnStore, startOwnServer } from '../setup/own-server.js';
+import { createTestDatabase } from '../setup/postgres.js';
 import { call } from './helpers.js';
 
 // The in-process copy of a space's index must answer exactly as the store's own search, on the
@@ -365,6 +370,99 @@ describe('the in-process copy of a space index', () => {
       expect(memoryIndexOf(db).heldVersion(scope)).toBe(version);
     } finally {
       await own.close();
+    }
+  });
+
+  it('warms the spaces it is given, most wanted first, never past what it may hold', async () => {
+    await learnInto('warm-a', CONVERSATION.slice(0, 2));
+    await learnInto('warm-b', CONVERSATION.slice(2, 4));
+    await learnInto('warm-c', CONVERSATION);
+    const sizes: Record<string, number> = {};
+    for (const space of ['warm-a', 'warm-b', 'warm-c']) {
+      const { rows } = await sql<{ count: number }>`
+        select count(*)::int as count from memories where account_id = ${accountId} and space = ${space} and status = 'current'`.execute(
+        store.db,
+      );
+      sizes[space] = rows[0]!.count;
+    }
+    // The copies may hold warm-a and warm-b together, but not warm-c beside warm-b.
+    const cache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: sizes['warm-a']! + sizes['warm-b']!, rebuildMs: 60_000 });
+    expect(sizes['warm-c']!).toBeGreaterThan(sizes['warm-a']!);
+    const wanted = ['warm-b', 'warm-c', 'warm-a', 'warm-missing'].map((space) => ({ accountId, space, memories: sizes[space] ?? 0 }));
+    expect(await cache.warm(store.db, wanted)).toBe(2);
+    expect(cache.heldVersion(scopeOf('warm-b'))).not.toBeNull();
+    expect(cache.heldVersion(scopeOf('warm-a'))).not.toBeNull();
+    expect(cache.heldVersion(scopeOf('warm-c'))).toBeNull();
+    expect(cache.heldVersion(scopeOf('warm-missing'))).toBeNull();
+    expect(cache.heldMemories).toBe(sizes['warm-a']! + sizes['warm-b']!);
+    // Warming again builds nothing: both are held.
+    expect(await cache.warm(store.db, wanted)).toBe(0);
+  });
+
+  it('reads the spaces recall was last asked of from the request log, newest first, recall calls only', async () => {
+    const entry = (space: string | null, route: string, status: number, minutesAgo: number) => ({
+      accountId,
+      at: new Date(Date.now() - minutesAgo * 60_000),
+      method: 'POST',
+      route,
+      status,
+      space,
+      keyPrefix: 'egk_test',
+      requestId: `req_${Math.random().toString(36).slice(2)}`,
+      durationMs: 5,
+      errorType: null,
+    });
+    await insertRequestLog(store.db, [
+      entry('maria', '/v1/search', 200, 30),
+      entry('other', '/v1/context', 200, 20),
+      entry('maria', '/v1/ask', 200, 10),
+      entry('changing', '/v1/memories', 201, 1),
+      entry('again', '/v1/search', 400, 1),
+      entry(null, '/v1/search', 200, 1),
+    ]);
+    const spaces = (await recentRecallSpaces(store.db, { limit: 10 })).filter((row) => row.accountId === accountId);
+    expect(spaces.map((row) => row.space)).toEqual(['maria', 'other']);
+    const { rows } = await sql<{ count: number }>`
+      select count(*)::int as count from memories where account_id = ${accountId} and space = 'maria' and status = 'current' and kind <> 'raw'`.execute(
+      store.db,
+    );
+    expect(spaces[0]!.memories).toBe(rows[0]!.count);
+    // Only the newest calls are read: the last two here are both of 'maria'.
+    expect((await recentRecallSpaces(store.db, { limit: 10, scanned: 1 })).map((row) => row.space)).toEqual(['maria']);
+  });
+
+  it('warms at start the spaces recall was last asked of before the server stopped', async () => {
+    const database = inject('engramStore') === 'postgres' ? await createTestDatabase() : null;
+    const dataDir = database ? null : await mkdtemp(join(tmpdir(), 'engram-warm-'));
+    const env: Record<string, string> = database ? { DATABASE_URL: database.url } : { ENGRAM_DATA_DIR: dataDir! };
+    try {
+      const first = await startOwnServer(env);
+      let scope: Scope;
+      try {
+        const send = (method: string, path: string, body?: unknown) => call(method, path, { body, key: first.key, base: first.server.url });
+        const saved = await send('POST', '/v1/memories', { text: 'Odile restores harpsichords in her workshop.', space: 'warmed' });
+        expect((await send('GET', `/v1/sources/${saved.body.source.id}?wait=20&space=warmed`)).body.source.status).toBe('finished');
+        expect((await send('POST', '/v1/search', { q: 'harpsichords', space: 'warmed' })).body.memories).toHaveLength(1);
+        const { rows } = await sql<{ id: number }>`select account_id as id from spaces where name = 'warmed'`.execute(
+          first.server.store.db,
+        );
+        scope = { accountId: rows[0]!.id, space: 'warmed' };
+      } finally {
+        await first.close();
+      }
+      // The same store, a new process's copies: the space is warmed with no search asking.
+      const again = await startOwnServer({ ...env, ENGRAM_BOOTSTRAP_KEY: first.key });
+      try {
+        const cache = memoryIndexOf(again.server.store.db);
+        for (let tries = 0; tries < 200 && cache.heldVersion(scope) === null; tries++)
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        expect(cache.heldVersion(scope)).not.toBeNull();
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await database?.drop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     }
   });
 
