@@ -145,6 +145,8 @@ export interface QuestionTime {
 const DAY_MS = 86_400_000;
 /** Phrases that place a time against now. */
 const RELATIVE = /\b(?:last|this|next|past|coming|ago|yesterday|today|tonight|tomorrow)\b/i;
+/** What a question holds when it may name a time questionTime reads: RELATIVE's words anywhere, or a digit. */
+const MAY_NAME_TIME = /\d|last|this|next|past|coming|ago|yesterday|today|tonight|tomorrow/i;
 
 const utcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
 
@@ -157,6 +159,9 @@ const utcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.get
  * and the span also finds what was said then without saying when. Null when it names neither.
  */
 export function questionTime(question: string, now: Date): QuestionTime | null {
+  // Every time read below says one of RELATIVE's words or a digit (a year): without either there
+  // is none, and chrono's parsers (some 0.6 ms a question) need not run.
+  if (!MAY_NAME_TIME.test(question)) return null;
   const results = chrono.parse(question, now);
   const found = results.find((result) => RELATIVE.test(result.text));
   if (!found) return namedTime(results) ?? namedYear(question);
