@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { columnsOf } from '../store/hit-columns.js';
 import type { LexemeHit } from '../store/memory-repository.js';
+import { neighbourWords } from './neighbours.js';
 import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
 import type { QueryWord } from './search.js';
-import { bearsOn, judge, listed, partOf, questionParts, rankingOf, saysAboutNamed, scoreHits } from './search.js';
+import { bearsOn, judge, listed, partOf, questionParts, rankingOf, relatedOfTerms, saysAboutNamed, scoreHits } from './search.js';
 
 /** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
 const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): LexemeHit => ({
@@ -56,6 +57,46 @@ describe('scoreHits', () => {
     expect(synonym[1]?.score).toBeGreaterThan(0);
     const dated = scoreList([hit(1, [3]), hit(2, [3], { dated: true })], 10, [word([0])], 1, { names: [], when: true });
     expect(dated[0]?.hit.id).toBe(2);
+  });
+});
+
+describe('neighbours (related words by a share of their own)', () => {
+  it('counts a related lexeme by its own share when one is given, by the synonym share when not', () => {
+    // lexeme 0 "desserts"; lexeme 1 "cakes" (a neighbour, share 0.2); lexeme 2 "sweets" (a synonym).
+    const asked = [{ ...word([0], [1, 2]), shares: [0.2, 0.5] }];
+    const order = scoreList([hit(1, [0, 3, 0]), hit(2, [0, 0, 3]), hit(3, [3, 0, 0])], 10, asked, 3, { names: [], when: false });
+    expect(order.map((item) => item.hit.id)).toEqual([3, 2, 1]);
+    // Each scores 0.8 × what it covers, plus the same 0.02 for recency (all are as new).
+    const covered = order.map((item) => (item.score - 0.02) / 0.8);
+    expect(covered[0]).toBeCloseTo(1, 6);
+    expect(covered[1]).toBeCloseTo(0.5, 6);
+    expect(covered[2]).toBeCloseTo(0.2, 6);
+    // A neighbour is not the question's word: it never counts for the judgement whether anything is known.
+    expect(order[2]?.direct).toBe(0);
+  });
+});
+
+describe('relatedOfTerms', () => {
+  it("adds a word's GloVe neighbours after its WordNet related words, each counting NEIGHBOUR_WEIGHT × similarity", () => {
+    const { related, shares, classCounts } = relatedOfTerms('What desserts did Rose bake?', ['desserts', 'rose', 'bake'], ['rose']);
+    const desserts = related[0]!;
+    const cakes = desserts.indexOf('cakes');
+    expect(cakes).toBeGreaterThanOrEqual(classCounts[0]!);
+    const similarity = neighbourWords('desserts').find((neighbour) => neighbour.word === 'cakes')!.similarity;
+    expect(shares[0]![cakes]).toBeCloseTo(0.25 * similarity, 6);
+    // WordNet's come first, at the synonym share, and only they are looked for as classes.
+    expect(shares[0]!.slice(0, classCounts[0])).toEqual(Array(classCounts[0]).fill(0.5));
+    // A name has none: "Rose" is a person, whatever the word means.
+    const rose = neighbourWords('rose').map((neighbour) => neighbour.word);
+    expect(rose.length).toBeGreaterThan(0);
+    expect(related[1]!.filter((word) => rose.includes(word))).toEqual([]);
+  });
+
+  it('leaves out a neighbour that is a word of the question itself', () => {
+    const { related } = relatedOfTerms('Does Ana play violin or cello?', ['ana', 'play', 'violin', 'cello'], ['ana']);
+    expect(neighbourWords('violin').map((neighbour) => neighbour.word)).toContain('cello');
+    expect(related[2]).not.toContain('cello');
+    expect(related[2]).toContain('piano');
   });
 });
 

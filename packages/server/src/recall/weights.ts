@@ -35,6 +35,12 @@ export const SAME_PASSAGE = 0.5;
 export const REPORTED_WEIGHT = 0.9;
 /** A synonym or related form counts this much of the word itself. */
 export const RELATED_WEIGHT = 0.5;
+/**
+ * A word used where the question's word is used (its GloVe neighbour: "cakes" for "desserts")
+ * counts this much of the word itself, times how alike the two are (0.55..1): less than a
+ * synonym, since neighbours are often words of the same kind rather than of the same meaning.
+ */
+export const NEIGHBOUR_WEIGHT = 0.25;
 /** A memory naming a kind of what the question asks for ("swimming" for "sport") counts this much of the word itself. */
 export const BROADER_WEIGHT = 0.25;
 /**

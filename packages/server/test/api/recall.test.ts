@@ -37,6 +37,29 @@ describe('recall', () => {
     expect(cello.score).toBeLessThan(reply.body.memories[0].score);
   });
 
+  it('finds a memory that says none of the question words, only words used where they are used (GloVe neighbours)', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', name: 'Zora', content: 'I made pastries and two pies for the street fair.', at: '2023-05-08T13:56:00Z' },
+        { role: 'user', name: 'Zora', content: 'I fixed the chain on my bike this morning.', at: '2023-05-08T13:57:00Z' },
+        { role: 'user', name: 'Zora', content: 'I finally repainted the fence at my place.', at: '2023-05-08T13:58:00Z' },
+      ],
+    });
+    const desserts = await call('POST', '/v1/search', { body: { q: 'Which desserts does Zora like?', space } });
+    expect(desserts.body.memories[0].text).toMatch(/pastries/);
+  });
+
+  it('lets a neighbour score the memories the question brings in, never bring one in itself', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Zora made pastries for the party. Omar went to the street fair.' });
+    const reply = await call('POST', '/v1/search', { body: { q: 'What desserts were at the fair?', space } });
+    expect(reply.body.memories.map((memory: { text: string }) => memory.text)).toEqual([expect.stringMatching(/fair/)]);
+    // Nor when few memories match and the question's names bring in theirs too.
+    const named = await call('POST', '/v1/search', { body: { q: 'What desserts did Omar buy at the fair?', space } });
+    expect(named.body.memories.map((memory: { text: string }) => memory.text)).toEqual([expect.stringMatching(/Omar went/)]);
+  });
+
   it('finds the places of a kind a question asks for by the class WordNet gives them', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
