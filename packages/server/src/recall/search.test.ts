@@ -4,7 +4,18 @@ import type { LexemeHit } from '../store/memory-repository.js';
 import { neighbourWords } from './neighbours.js';
 import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
 import type { QueryWord } from './search.js';
-import { bearsOn, judge, listed, partOf, questionParts, rankingOf, relatedOfTerms, saysAboutNamed, scoreHits } from './search.js';
+import {
+  bearsOn,
+  judge,
+  listed,
+  partOf,
+  queryWordsOf,
+  questionParts,
+  rankingOf,
+  relatedOfTerms,
+  saysAboutNamed,
+  scoreHits,
+} from './search.js';
 
 /** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
 const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): LexemeHit => ({
@@ -73,6 +84,36 @@ describe('neighbours (related words by a share of their own)', () => {
     expect(covered[2]).toBeCloseTo(0.2, 6);
     // A neighbour is not the question's word: it never counts for the judgement whether anything is known.
     expect(order[2]?.direct).toBe(0);
+  });
+});
+
+describe('queryWordsOf', () => {
+  // "desserts" with one WordNet word ("sweet") and two neighbours ("pastries", and "sugary", whose
+  // lexeme a WordNet word of "bake" also has); "mia" a name with no related words.
+  const terms = ['desserts', 'bake', 'mia'];
+  const lexemeLists = [['dessert'], ['bake'], ['mia'], ['sweet'], ['pastri'], ['sugari'], ['sugari']];
+  const related = {
+    related: [['sweet', 'pastries', 'sugary'], ['sugary'], []],
+    shares: [[0.5, 0.2, 0.15], [0.5], []],
+    classCounts: [1, 1, 0],
+  };
+
+  it('looks for only WordNet words as classes, and counts each related lexeme at its own share', () => {
+    const { lexemes, words } = queryWordsOf(terms, ['mia'], lexemeLists, related, null);
+    const desserts = words[0]!;
+    expect(desserts.own.map((index) => lexemes[index])).toEqual(['dessert']);
+    expect(desserts.related.map((index) => lexemes[index])).toEqual(['sweet', 'pastri', 'sugari']);
+    expect(desserts.shares).toEqual([0.5, 0.2, 0.15]);
+    expect(desserts.broader.map((index) => lexemes[index])).toEqual(['^dessert']);
+    expect(desserts.relatedBroader.map((index) => lexemes[index])).toEqual(['^sweet']);
+    // A name is no class of anything.
+    expect(words[2]).toMatchObject({ name: true, broader: [], relatedBroader: [] });
+  });
+
+  it('brings in nothing by a lexeme only a neighbour gives', () => {
+    const { neighbourOnly } = queryWordsOf(terms, ['mia'], lexemeLists, related, null);
+    // "sugari" is also a WordNet word of "bake", so it brings memories in as WordNet words do.
+    expect([...neighbourOnly]).toEqual(['pastri']);
   });
 });
 

@@ -233,45 +233,22 @@ export function relatedOfTerms(
 }
 
 /**
- * The one ranking behind search, context and ask, over current memories: how much of the
- * question a memory covers, each word weighted by how rare it is in the space (inverse
- * document frequency) and by where it matched (the fact itself, the rest of its message, or
- * the message it answers), with synonyms and related word forms from WordNet counting half
- * and words used where a question word is used (GloVe neighbours) less, by how alike they are;
- * plus Postgres's cover-density rank, whether the memory is about a person the question
- * names, whether it carries a date when the question asks when, and recency.
+ * The question's words as recall scores them, from the lexemes of each term and of its related
+ * words (as lexemesAndVersion gives them: one list per term, then one per related word, in order)
+ * and what relatedOfTerms said of those: `lexemes` every lexeme met, `position` a lexeme's place
+ * among them (added when new). Only WordNet's related words (the first `classCounts` of a term's)
+ * are looked for as classes of what memories name. `neighbourOnly` holds the lexemes only a
+ * neighbour gives (no question word or WordNet word has them): they score what the rest brings in
+ * and bring in nothing themselves. Brought in, memories sharing only a neighbour filled the top ten
+ * of small spaces (bench:chats: 92 → 118 words in the top 10) and ranked a little worse on LoCoMo.
  */
-export async function recall(
-  db: Db,
-  scope: Scope,
-  question: string,
-  options: {
-    limit: number;
-    kind: KindFilter;
-    labels?: Labels;
-    /** Apply the judgement whether anything is known (context and ask); false lists every match ranked. */
-    judge?: boolean;
-    /** When the question is asked: "last week" and "yesterday" are read against it. */
-    now?: Date;
-  },
-): Promise<RecallResult> {
-  const nothing: RecallResult = { memories: [], total: 0, counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, empty: true };
-  // A relative time ("last week") is a cue about when, not words to match ("last", "week").
-  const time = options.now ? questionTime(question, options.now) : null;
-  // A named time ("in July 2022") keeps its words: the learner writes them into dated memories.
-  const asked = time?.phrase ? question.replace(time.phrase, ' ') : question;
-  const terms = queryTerms(asked);
-  if (!terms.length) return time ? recallSpan(db, scope, time, options) : nothing;
-  const names = questionNames(asked);
-  // Only the judgement reads what each word does (search lists every match without it).
-  const parts = options.judge === false ? null : questionParts(asked);
-  const { related, shares, classCounts } = relatedOfTerms(asked, terms, names);
-  const timeWords = time?.words ?? [];
-  const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);
-  // This process's copy of the space's index when it is current, else the store's own search.
-  const copy = await memoryIndexOf(db).current(db, scope, version);
-  const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.searchColumns(request)) : searchMemoryColumns(db, scope, request));
-
+export function queryWordsOf(
+  terms: readonly string[],
+  names: readonly string[],
+  lexemeLists: readonly string[][],
+  { related, shares, classCounts }: { related: string[][]; shares: number[][]; classCounts: number[] },
+  parts: ReturnType<typeof questionParts> | null,
+): { lexemes: string[]; position: (lexeme: string) => number; words: QueryWord[]; neighbourOnly: Set<string> } {
   const lexemes: string[] = [];
   const position = (lexeme: string) => {
     let index = lexemes.indexOf(lexeme);
@@ -315,6 +292,51 @@ export async function recall(
       });
     }
   });
+  const neighbourOnly = new Set([...neighbourLexemes].filter((lexeme) => !bringing.has(lexeme)));
+  return { lexemes, position, words, neighbourOnly };
+}
+
+/**
+ * The one ranking behind search, context and ask, over current memories: how much of the
+ * question a memory covers, each word weighted by how rare it is in the space (inverse
+ * document frequency) and by where it matched (the fact itself, the rest of its message, or
+ * the message it answers), with synonyms and related word forms from WordNet counting half
+ * and words used where a question word is used (GloVe neighbours) less, by how alike they are;
+ * plus Postgres's cover-density rank, whether the memory is about a person the question
+ * names, whether it carries a date when the question asks when, and recency.
+ */
+export async function recall(
+  db: Db,
+  scope: Scope,
+  question: string,
+  options: {
+    limit: number;
+    kind: KindFilter;
+    labels?: Labels;
+    /** Apply the judgement whether anything is known (context and ask); false lists every match ranked. */
+    judge?: boolean;
+    /** When the question is asked: "last week" and "yesterday" are read against it. */
+    now?: Date;
+  },
+): Promise<RecallResult> {
+  const nothing: RecallResult = { memories: [], total: 0, counts: { all: 0, people: 0, plan: 0, pref: 0, detail: 0 }, empty: true };
+  // A relative time ("last week") is a cue about when, not words to match ("last", "week").
+  const time = options.now ? questionTime(question, options.now) : null;
+  // A named time ("in July 2022") keeps its words: the learner writes them into dated memories.
+  const asked = time?.phrase ? question.replace(time.phrase, ' ') : question;
+  const terms = queryTerms(asked);
+  if (!terms.length) return time ? recallSpan(db, scope, time, options) : nothing;
+  const names = questionNames(asked);
+  // Only the judgement reads what each word does (search lists every match without it).
+  const parts = options.judge === false ? null : questionParts(asked);
+  const { related, shares, classCounts } = relatedOfTerms(asked, terms, names);
+  const timeWords = time?.words ?? [];
+  const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);
+  // This process's copy of the space's index when it is current, else the store's own search.
+  const copy = await memoryIndexOf(db).current(db, scope, version);
+  const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.searchColumns(request)) : searchMemoryColumns(db, scope, request));
+
+  const { lexemes, position, words, neighbourOnly } = queryWordsOf(terms, names, lexemeLists, { related, shares, classCounts }, parts);
   // The lexemes of the asked time's month and year words, read with the question's.
   const spanLexemes = lexemeLists.slice(lexemeLists.length - timeWords.length).flat();
   if (!words.length) return time ? recallSpan(db, scope, time, options, spanLexemes) : nothing;
@@ -332,10 +354,7 @@ export async function recall(
     ...words.filter((word) => word.name).flatMap((word) => word.own.map((index) => lexemes[index]!)),
     ...timeLexemes.map((index) => lexemes[index]!),
   ];
-  // Nor do the neighbours (unless a question word or a WordNet word has the same lexeme): they
-  // score what the rest brings in. Brought in, memories sharing only a neighbour filled the top
-  // ten of small spaces (bench:chats: 92 → 118 words in the top 10) and ranked a little worse on LoCoMo.
-  const neighbourOnly = new Set([...neighbourLexemes].filter((lexeme) => !bringing.has(lexeme)));
+  // Nor do the neighbours (see queryWordsOf): they score what the rest brings in.
   const scoreOnly = new Set([...named, ...neighbourOnly]);
   // What was said in the time asked about comes in too, whatever its words.
   const said = time ? { start: time.start.getTime(), end: time.end.getTime() } : undefined;
