@@ -666,6 +666,8 @@ export function scoreHits(
     const from = place * width;
     for (let index = 0; index < width; index++) if (levels[from + index]! > 0) frequency[index] = frequency[index]! + 1;
   }
+  // Whether any memory brought in holds each lexeme: one none holds scores nobody.
+  const held = frequency.map((count) => count > 0);
   known.forEach((count, index) => count !== undefined && (frequency[index] = Math.max(frequency[index] ?? 0, count)));
   const idf = frequency.map((count) => Math.log(1 + (documents - count + 0.5) / (count + 0.5)));
   /** A lexeme's rarity; every lexeme of the question's words is below lexemeCount. */
@@ -687,8 +689,11 @@ export function scoreHits(
   // What each word scores a memory for, worked out once for all the memories: a memory naming a
   // kind of the word (or of its related words), each class no more than its own rarity; a
   // related word by its own rarity too ("go" for "moved" is worth little); the slot it asks about.
-  // A lexeme past the columns' width is in no memory: it is left out (-1).
+  // A lexeme past the columns' width is in no memory: it is left out (-1). A related word or a
+  // class no memory brought in holds is dropped whole: it would only cost each memory a look (a
+  // word's WordNet words and neighbours are a dozen lexemes, most of them in few memories or none).
   const inColumns = (lexeme: number) => (lexeme < width ? lexeme : -1);
+  const inAny = (entry: readonly [number, number]) => entry[0] !== -1 && held[entry[0]] === true;
   const scoring = words.map((word, index) => {
     const weight = weights[index]!;
     return {
@@ -699,11 +704,15 @@ export function scoreHits(
       classes: [
         ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
         ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const),
-      ].map(([lexeme, share]) => [inColumns(lexeme), share * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const),
-      related: word.related.map(
-        (lexeme, at) =>
-          [inColumns(lexeme), (word.shares?.[at] ?? RELATED_WEIGHT) * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const,
-      ),
+      ]
+        .map(([lexeme, share]) => [inColumns(lexeme), share * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const)
+        .filter(inAny),
+      related: word.related
+        .map(
+          (lexeme, at) =>
+            [inColumns(lexeme), (word.shares?.[at] ?? RELATED_WEIGHT) * Math.min(1, idfOf(lexeme) / Math.max(weight, 1e-9))] as const,
+        )
+        .filter(inAny),
       weight,
       judged: judged[index]!,
     };
