@@ -778,16 +778,24 @@ export class MemoryIndexCache {
       const key = keyOf(scope);
       if (this.copies.has(key) || this.builds.has(key)) continue;
       if (memories > this.limits.maxSpace || this.held + memories > this.limits.maxHeld) continue;
-      const build = this.build(db, scope, key)
+      if (await this.buildShared(db, scope, key)) built += 1;
+    }
+    return built;
+  }
+
+  /** Builds the space's copy whole, sharing one build between every caller of the same space. */
+  private buildShared(db: Db, scope: Scope, key: string): Promise<SpaceIndex | null> {
+    let build = this.builds.get(key);
+    if (!build) {
+      build = this.build(db, scope, key)
         .catch(() => null)
         .finally(() => {
           this.builds.delete(key);
           this.built.set(key, Date.now());
         });
       this.builds.set(key, build);
-      if (await build) built += 1;
     }
-    return built;
+    return build;
   }
 
   /** Brings `copy` up to date, sharing one refresh between every caller of the same space. */
@@ -826,8 +834,7 @@ export class MemoryIndexCache {
       this.copies.set(key, copy);
       return copy;
     }
-    let build = this.builds.get(key);
-    if (!build) {
+    if (!this.builds.has(key)) {
       const ended = this.built.get(key);
       if (ended !== undefined && Date.now() - ended < this.limits.rebuildMs) return null;
       if (this.built.size > 10_000) {
@@ -837,15 +844,8 @@ export class MemoryIndexCache {
       // The copy being replaced cannot answer for this version: it goes before its successor is
       // read, so that the process never holds a large space twice.
       this.drop(key);
-      build = this.build(db, scope, key)
-        .catch(() => null)
-        .finally(() => {
-          this.builds.delete(key);
-          this.built.set(key, Date.now());
-        });
-      this.builds.set(key, build);
     }
-    const built = await build;
+    const built = await this.buildShared(db, scope, key);
     return built && this.copies.get(key) === built && BigInt(built.version) >= BigInt(version) ? built : null;
   }
 
