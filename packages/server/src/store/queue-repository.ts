@@ -96,12 +96,17 @@ export async function claimJob(db: Db, workerId: string, leaseSeconds = DEFAULT_
   }
 }
 
+/** Takes the job's source row within the caller's transaction, waiting for a writer holding it. */
+async function lockSource(transaction: Db, job: Job): Promise<void> {
+  await sql`select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for no key update`.execute(transaction);
+}
+
 /**
  * Takes the job's source row (waiting for a writer holding it), then tells whether the job is
  * still this worker's. Within the caller's transaction; the source comes first, as everywhere.
  */
 async function holdSource(transaction: Db, job: Job): Promise<boolean> {
-  await sql`select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for no key update`.execute(transaction);
+  await lockSource(transaction, job);
   const { rows } = await sql`select 1 from jobs where id = ${job.id} and locked_by = ${job.lockedBy}`.execute(transaction);
   return rows.length > 0;
 }
@@ -197,7 +202,7 @@ export async function failJob(db: Db, job: Job, error: Error, errorType = 'inter
 export async function failJobNow(db: Db, job: Job, error: { type: string; message: string }): Promise<void> {
   await db.transaction().execute(async (transaction) => {
     // The source first, then the job, as everywhere (claimJob).
-    await sql`select 1 from sources where account_id = ${job.accountId} and id = ${job.sourceId} for no key update`.execute(transaction);
+    await lockSource(transaction, job);
     await sql`delete from jobs where id = ${job.id}`.execute(transaction);
     await sql`
       update sources set status = 'failed', error = ${JSON.stringify(error)}::jsonb
