@@ -10,7 +10,6 @@ import { housekeepingJobs } from './jobs/housekeeping.js';
 import { PeriodicRunner } from './jobs/periodic.js';
 import { Worker } from './jobs/worker.js';
 import { learnerFor } from './learn/pool.js';
-import { createModel } from './model/model-client.js';
 import { learnMetered } from './operations/learn-source.js';
 import { bootstrapOwner, checkBootstrapKey } from './store/account-repository.js';
 import type { Store } from './store/database.js';
@@ -117,7 +116,8 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
   // The learner runs on threads of its own, so that learning never holds the API's thread.
   const learner = roles.workers > 0 ? learnerFor(config.learnerThreads) : null;
   // The optional model (ENGRAM_LLM_*): one per process, so its bounds on concurrency and rate hold for the process.
-  const model = config.llm ? createModel(config.llm) : null;
+  // Its client (openai) loads only when a model is configured.
+  const model = config.llm ? (await import('./model/model-client.js')).createModel(config.llm) : null;
   const meter = { db: store.background, config, now, learn: learner?.learn, parsers: learner?.parsers, model };
   const onError = (error: unknown) => console.error('[engram] worker:', error);
   const workers = Array.from(

@@ -4,7 +4,7 @@ import { periodOf } from '../meter/usage.js';
 import { answerWithModel } from '../model/answer-with-model.js';
 import { markWithModel, writeQuestionsWithModel } from '../model/health-with-model.js';
 import type { Model, ModelUsage } from '../model/model-client.js';
-import { ModelError } from '../model/model-client.js';
+import { ModelError } from '../model/model-error.js';
 import { answerOffline } from '../recall/ask.js';
 import { recall } from '../recall/search.js';
 import type { Db } from '../store/database.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Recalled } from '../recall/search.js';
 import type { Model, ModelUsage } from './model-client.js';
-import { ModelError } from './model-client.js';
+import { ModelError } from './model-error.js';
 
 /** The answer the model must give (OpenAI structured outputs, strict). */
 export const ModelAnswerSchema = z.object({

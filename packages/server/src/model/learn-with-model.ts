@@ -6,7 +6,7 @@ import type { LearnedFact, MessageInput, ReadMessage } from '../learn/index.js';
 import { readMessages } from '../learn/index.js';
 import { countTextTokens } from '../text/token-count.js';
 import type { Model, ModelUsage } from './model-client.js';
-import { ModelError } from './model-client.js';
+import { ModelError } from './model-error.js';
 
 /** A current memory shown to the model so that it can say a new fact updates it. */
 export interface NearMemory {

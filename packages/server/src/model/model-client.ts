@@ -2,6 +2,8 @@ import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
 import type { z } from 'zod';
 import { CallLimiter } from './call-limiter.js';
+import type { ModelUsage } from './model-error.js';
+import { ModelError } from './model-error.js';
 
 /** The optional model's settings (ENGRAM_LLM_*; see docs/model.md). */
 export interface ModelConfig {
@@ -18,26 +20,8 @@ export interface ModelConfig {
   perMinute: number;
 }
 
-/** Tokens one call (or several) sent and received. */
-export interface ModelUsage {
-  input: number;
-  output: number;
-}
-
-/** Why a model call gave nothing usable; every one of them falls back to the offline path. */
-export type ModelFailure = 'timeout' | 'rate_limited' | 'malformed' | 'refused' | 'failed';
-
-/** A model call that gave nothing usable. `usage` is what it cost all the same. */
-export class ModelError extends Error {
-  constructor(
-    readonly reason: ModelFailure,
-    message: string,
-    readonly usage: ModelUsage = { input: 0, output: 0 },
-  ) {
-    super(message);
-    this.name = 'ModelError';
-  }
-}
+export type { ModelFailure, ModelUsage } from './model-error.js';
+export { ModelError } from './model-error.js';
 
 /** One structured-output request: a system and a user message, and the zod schema of the answer. */
 export interface StructuredRequest<Schema extends z.ZodType> {

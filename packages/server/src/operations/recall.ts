@@ -1,7 +1,7 @@
 import type { KindFilter, Labels } from '@engram/protocol';
 import { periodOf } from '../meter/usage.js';
 import { answerWithModel } from '../model/answer-with-model.js';
-import { ModelError } from '../model/model-client.js';
+import { ModelError } from '../model/model-error.js';
 import { answerOffline } from '../recall/ask.js';
 import { chooseContext, WITH_THEIR_WHOLE_MESSAGE } from '../recall/context-block.js';
 import type { Recalled, RecallResult } from '../recall/search.js';

@@ -1,5 +1,3 @@
-import { parseHTML } from 'linkedom';
-import mammoth from 'mammoth';
 import type { ExtractedText } from './extract-html.js';
 import { blockText } from './html-text.js';
 import { UnreadableError } from './unreadable.js';
@@ -9,6 +7,8 @@ import { UnreadableError } from './unreadable.js';
  * lists and tables kept apart; the title is the first heading.
  */
 export async function extractDocx(bytes: Uint8Array): Promise<ExtractedText> {
+  // Loaded on first use: most processes never read a Word file (about 25 MB resident together).
+  const [{ default: mammoth }, { parseHTML }] = await Promise.all([import('mammoth'), import('linkedom')]);
   let html: string;
   try {
     ({ value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }));

@@ -1,6 +1,5 @@
 import { extractDocx } from './extract-docx.js';
 import type { ExtractedText } from './extract-html.js';
-import { extractHtml } from './extract-html.js';
 import { extractPdf } from './extract-pdf.js';
 import { extractMarkdown, extractPlainText } from './extract-text.js';
 import type { FetchOptions } from './fetch-page.js';
@@ -54,7 +53,8 @@ export async function parsePage(kind: PageKind, bytes: Uint8Array, charset: stri
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (kind === 'pdf') return extractPdf(body);
   if (kind === 'docx') return extractDocx(body);
-  if (kind === 'html') return extractHtml(decode(body, charset, true));
+  // Readability and linkedom load on the first page read: a process that reads none keeps about 25 MB.
+  if (kind === 'html') return (await import('./extract-html.js')).extractHtml(decode(body, charset, true));
   if (kind === 'markdown') return extractMarkdown(decode(body, charset, false));
   return extractPlainText(decode(body, charset, false));
 }
