@@ -5,7 +5,7 @@ import type { Store } from '../store/database.js';
 import { openStore } from '../store/database.js';
 import { migrate } from '../store/migrations.js';
 import type { RequestLogEntry } from '../store/request-log-repository.js';
-import { listRequests } from '../store/request-log-repository.js';
+import { insertRequestLog, listRequests, requestLogInsert } from '../store/request-log-repository.js';
 import { RequestLog } from './request-log.js';
 
 let store: Store;
@@ -55,6 +55,19 @@ describe('RequestLog', () => {
     log.add(entry('req_after_close'));
     await log.flush();
     expect(await stored()).not.toContain('req_after_close');
+  });
+
+  it('writes any count of calls with one statement text, each call as given', async () => {
+    const one = requestLogInsert([entry('req_text_1')]).compile(store.db);
+    const three = requestLogInsert([entry('req_text_2'), entry('req_text_3'), entry('req_text_4')]).compile(store.db);
+    expect(three.sql).toBe(one.sql);
+    const failed = { ...entry('req_text_5'), space: null, status: 429, errorType: 'rate_limited', durationMs: 41 };
+    await insertRequestLog(store.db, [entry('req_text_6'), failed]);
+    const rows = await listRequests(store.db, accountId, { limit: 1_000 });
+    const written = rows.filter((row) => row.request_id === 'req_text_5' || row.request_id === 'req_text_6');
+    // Newest first: the entries keep the order they were given in.
+    expect(written.map((row) => row.request_id)).toEqual(['req_text_5', 'req_text_6']);
+    expect(written[0]).toMatchObject({ space: null, status: 429, error_type: 'rate_limited', duration_ms: 41 });
   });
 
   it('deletes calls older than its days in the flush loop', async () => {

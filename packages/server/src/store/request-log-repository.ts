@@ -32,16 +32,27 @@ export interface RequestLogFilter {
   limit: number;
 }
 
-/** Writes many entries in one multi-row insert. */
+/**
+ * Writes many entries in one insert. The entries go as one array a column (`unnest`), so the
+ * statement has the same text for any count of entries and the store plans it once, instead of
+ * once for each count a flush happens to hold.
+ */
 export async function insertRequestLog(db: Db, entries: RequestLogEntry[]): Promise<void> {
-  if (!entries.length) return;
-  const values = entries.map(
-    (entry) =>
-      sql`(${entry.accountId}, ${entry.at}, ${entry.method}, ${entry.route}, ${entry.status}, ${entry.space}, ${entry.keyPrefix}, ${entry.requestId}, ${entry.durationMs}, ${entry.errorType})`,
-  );
-  await sql`
+  if (entries.length) await requestLogInsert(entries).execute(db);
+}
+
+/** The statement `insertRequestLog` runs: its text does not depend on how many entries it writes. */
+export function requestLogInsert(entries: readonly RequestLogEntry[]) {
+  const column = <T>(of: (entry: RequestLogEntry) => T) => entries.map(of);
+  return sql`
     insert into request_log (account_id, at, method, route, status, space, key_prefix, request_id, duration_ms, error_type)
-    values ${sql.join(values)}`.execute(db);
+    select e.account_id, e.at, e.method, e.route, e.status, e.space, e.key_prefix, e.request_id, e.duration_ms, e.error_type
+    from unnest(${column((entry) => entry.accountId)}::int[], ${column((entry) => entry.at)}::timestamptz[],
+      ${column((entry) => entry.method)}::text[], ${column((entry) => entry.route)}::text[], ${column((entry) => entry.status)}::int[],
+      ${column((entry) => entry.space)}::text[], ${column((entry) => entry.keyPrefix)}::text[], ${column((entry) => entry.requestId)}::text[],
+      ${column((entry) => entry.durationMs)}::int[], ${column((entry) => entry.errorType)}::text[])
+      with ordinality as e(account_id, at, method, route, status, space, key_prefix, request_id, duration_ms, error_type, n)
+    order by e.n`;
 }
 
 /** Deletes the calls older than `days` days, of every account (the log's retention). */

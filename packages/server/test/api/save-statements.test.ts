@@ -186,6 +186,35 @@ describe('statements of a save', () => {
     );
   });
 
+  it('stores sources with the same statement texts whatever their count and spaces, so the store plans them once', async () => {
+    const { key } = await account();
+    const [space, other, third] = [freshSpace(), freshSpace(), freshSpace()];
+    const one = await counted('/v1/memories', key, { text: 'Ines keeps bees.', space });
+    const many = await counted('/v1/memories/batch', key, {
+      space,
+      items: [
+        { text: 'Ines keeps bees on the roof.' },
+        { text: 'Ines sells honey in May.', space: other },
+        { text: 'Ines rides a red bicycle.', space: third },
+        { text: 'Ines has two hives.', space: other },
+      ],
+    });
+    expect(many.body).toMatchObject({ added: 4, failed: 0 });
+    // The keyed call's statement aside (a single call's differs from a group's), what stores the
+    // sources and their jobs is the same text for one source in one space and four in three.
+    const storing = (statements: string[]) =>
+      statements.filter((text) => /insert into sources/.test(text) || /insert into jobs/.test(text));
+    expect(storing(one.statements).length).toBeGreaterThan(0);
+    expect(storing(many.statements)).toEqual(storing(one.statements));
+    for (const [index, inSpace] of [
+      [1, other],
+      [2, third],
+    ] as const) {
+      const stored = await get(`/v1/sources/${many.body.results[index].source.id}?space=${inSpace}`, key);
+      expect(stored.source).toMatchObject({ status: 'queued', kind: 'note' });
+    }
+  });
+
   it('shows the usage as after the save without reading it again: a save kept waiting counts at once', async () => {
     const { id, key } = await account();
     const space = freshSpace();
