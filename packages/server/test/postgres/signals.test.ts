@@ -136,6 +136,7 @@ describe('the listening connection', () => {
     expect(memoryIndexOf(api.store.db).heldVersion(scope)).toBe(await spaceVersion(admin, space));
 
     const lines: string[] = [];
+    let unheard = '';
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       lines.push(String(chunk));
       return true;
@@ -157,6 +158,8 @@ describe('the listening connection', () => {
         LISTENER_APPLICATION_NAME,
       ]);
       expect(await eventually(() => !api.store.signals!.listening && !worker.store.signals!.listening)).toBe(true);
+      // A save while the worker cannot hear it (the API's pool still has its connections).
+      unheard = await save(api, space, 'Rosa Ekdahl keeps her chisels in a tin from Gdańsk.');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       await door.query(`alter database ${name} with allow_connections true`);
       expect(await eventually(() => api.store.signals!.listening && worker.store.signals!.listening, 40)).toBe(true);
@@ -168,6 +171,8 @@ describe('the listening connection', () => {
     }
     expect(lines.filter((line) => line.includes('lost the connection that hears the other processes'))).toHaveLength(2);
     expect(lines.filter((line) => line.includes('listening for the other processes again'))).toHaveLength(2);
+    // Back, the worker looked for jobs once, and found the save it did not hear (its poll is 60 s away).
+    expect(await statusAfter(api, space, unheard, 15)).toBe('finished');
 
     // Heard again: the worker (polling every 60 s) learns a save at once, and the API's copy follows.
     const second = await save(api, space, 'Rosa Ekdahl drives a rusty yellow crane on Sundays.');
