@@ -54,6 +54,13 @@ export interface Config {
    * that cannot keep them); on by default.
    */
   preparedStatements: boolean;
+  /**
+   * On PostgreSQL, processes signal each other with LISTEN/NOTIFY: a save wakes idle workers of
+   * other processes, and learning brings other API processes' copies of the space's index up to
+   * date (ENGRAM_PG_NOTIFY=0 turns it off, for a transaction-mode connection pooler that cannot
+   * keep a LISTEN); on by default.
+   */
+  pgNotify: boolean;
   /** Threads that run the learner beside the thread answering requests (0: the same thread). */
   learnerThreads: number;
   /** The local time of day ("HH:MM") the nightly memory test runs at (ENGRAM_HEALTH_TIME, default 03:00). */
@@ -138,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: env.ENGRAM_CORS_ORIGINS?.trim() || '*',
     recallCacheMemories: integer(env, 'ENGRAM_RECALL_CACHE_MEMORIES', 100_000, 0, 100_000_000),
     preparedStatements: !['0', 'false', 'no', 'off'].includes(env.ENGRAM_PREPARED_STATEMENTS?.trim().toLowerCase() ?? ''),
+    pgNotify: !['0', 'false', 'no', 'off'].includes(env.ENGRAM_PG_NOTIFY?.trim().toLowerCase() ?? ''),
     learnerThreads: integer(env, 'ENGRAM_LEARNER_THREADS', 1, 0, 64),
     healthTime: timeOfDay(env, 'ENGRAM_HEALTH_TIME', '03:00'),
     healthTimeZone: timeZone(env, 'ENGRAM_HEALTH_TZ', 'UTC'),

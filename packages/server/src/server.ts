@@ -127,8 +127,11 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
         pollMs: config.pollMs,
         run: async (_db, job) => {
           await learnMetered(meter, job);
-          // The API's copy of the space's index (when it holds one) catches up now, not at the next search.
-          memoryIndexOf(store.db).keepUp(store.db, { accountId: job.accountId, space: job.space });
+          const scope = { accountId: job.accountId, space: job.space };
+          // The API's copy of the space's index (when it holds one) catches up now, not at the next search,
+          // and so do other API processes' copies (on PostgreSQL: store/signals.ts).
+          memoryIndexOf(store.db).keepUp(store.db, scope);
+          store.signals?.learned(scope);
         },
         leaseSeconds: config.leaseSeconds,
         heartbeatMs: config.heartbeatMs,
@@ -155,13 +158,18 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
       config,
       now: options.now,
       model,
-      onSourceAdded: () => workers.forEach((worker) => worker.poke()),
+      // This process's idle workers look for the new job at once, and other processes' too (on PostgreSQL).
+      onSourceAdded: () => {
+        for (const worker of workers) worker.poke();
+        store.signals?.queued();
+      },
       stopping: () => stopping,
     });
     server = await listen(createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as HttpServer, config);
   }
   workers.forEach((worker) => worker.start());
   periodic.start();
+  const unsubscribe = listenToOthers(store, config, roles, workers);
   // The spaces recall was last asked of get their index copies back in the background (requests go
   // first), so that the first search of each after a restart does not wait for a build: about 2 s
   // at 100k memories.
@@ -185,6 +193,7 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
     close(graceMs = config.shutdownMs) {
       closing ??= (async () => {
         stopping = true;
+        unsubscribe();
         const deadline = Date.now() + graceMs;
         const listening = server;
         const closed = listening
@@ -208,6 +217,27 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
       return closing;
     },
   };
+}
+
+/**
+ * On PostgreSQL, what other processes sharing the store signal (store/signals.ts): an API process
+ * that holds copies of spaces' indexes brings a copy up to date when another process learned
+ * into its space, and idle workers look for jobs when another process queued sources (and once
+ * whenever the listening connection comes back, for what was queued while it was down). A
+ * process hears none of its own signals: it acts on what it does itself in-process. Returns
+ * how to stop listening.
+ */
+function listenToOthers(store: Store, config: Config, roles: NodeRoles, workers: Worker[]): () => void {
+  const holdsCopies = roles.api && config.recallCacheMemories > 0;
+  if (!store.signals || (!holdsCopies && !workers.length)) return () => {};
+  const poke = () => {
+    for (const worker of workers) worker.poke();
+  };
+  return store.signals.subscribe({
+    learned: holdsCopies ? (scope) => memoryIndexOf(store.db).keepUp(store.db, scope) : undefined,
+    queued: workers.length ? poke : undefined,
+    listening: workers.length ? poke : undefined,
+  });
 }
 
 /**

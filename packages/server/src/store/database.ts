@@ -6,6 +6,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import type { EmbeddedThread } from './embedded-store.js';
 import { MAX_PREPARED, namedPool, namedQuery, StatementNames } from './prepared.js';
 import type { Database } from './schema/tables.js';
+import { StoreSignals } from './signals.js';
 
 export type { Database, Row } from './schema/tables.js';
 
@@ -31,6 +32,11 @@ export interface Store {
    */
   background: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Signals between the processes sharing a PostgreSQL store (store/signals.ts): null on the
+   * embedded store, which one process owns, and when ENGRAM_PG_NOTIFY=0.
+   */
+  signals: StoreSignals | null;
   close(): Promise<void>;
 }
 
@@ -150,7 +156,7 @@ function gatedPool(
  * only one process may hold: `command` names this one in the data dir's lock file.
  */
 export async function openStore(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'preparedStatements'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'preparedStatements' | 'pgNotify'>>,
   options: { command?: string } = {},
 ): Promise<Store> {
   if (config.databaseUrl) {
@@ -161,7 +167,18 @@ export async function openStore(
     // a transaction-mode pooler between us and PostgreSQL could not keep them.
     const names = new StatementNames(config.preparedStatements === false ? 0 : MAX_PREPARED);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedPool(pool, names) }) });
-    return { db, background: db, kind: 'postgres', close: () => db.destroy() };
+    // LISTEN/NOTIFY between processes, unless a transaction-mode pooler in between could not keep a LISTEN.
+    const signals = config.pgNotify === false ? null : new StoreSignals(db, { connectionString: config.databaseUrl });
+    return {
+      db,
+      background: db,
+      kind: 'postgres',
+      signals,
+      async close() {
+        await signals?.close();
+        await db.destroy();
+      },
+    };
   }
   // Loaded only for the embedded store (PGlite's protocol code).
   const { EmbeddedThread, poolConfigOf, recordThread } = await import('./embedded-store.js');
@@ -207,6 +224,7 @@ export async function openStore(
     db,
     background,
     kind: 'pglite',
+    signals: null,
     async close() {
       try {
         await background.destroy();
