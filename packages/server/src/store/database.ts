@@ -34,9 +34,10 @@ export interface Store {
   kind: 'pglite' | 'postgres';
   /**
    * Signals between the processes sharing a PostgreSQL store (store/signals.ts): null on the
-   * embedded store, which one process owns, and when ENGRAM_PG_NOTIFY=0.
+   * embedded store, which one process owns, and when ENGRAM_PG_NOTIFY=0. Optional, so that a
+   * store made outside `openStore` (an embedder's) needs none.
    */
-  signals: StoreSignals | null;
+  signals?: StoreSignals | null;
   close(): Promise<void>;
 }
 
