@@ -753,12 +753,18 @@ export class MemoryIndexCache {
   keepUp(db: Db, scope: Scope): void {
     const key = keyOf(scope);
     if (!this.copies.has(key) || this.keepingUp.has(key)) return;
-    const timer = setTimeout(() => {
-      this.keepingUp.delete(key);
+    const catchUp = () => {
       const copy = this.copies.get(key);
       // A build under way or a copy too old for the changes kept is left to the next search.
       if (!copy || this.builds.has(key) || Date.now() - (this.refreshed.get(key) ?? 0) >= FRESH_FOR_MS) return;
       void this.refreshShared(db, scope, key, copy);
+    };
+    const timer = setTimeout(() => {
+      this.keepingUp.delete(key);
+      // A refresh under way may have read the space before this write: one more once it is done.
+      const running = this.refreshing.get(key);
+      if (running) void running.then(catchUp);
+      else catchUp();
     }, KEEP_UP_MS);
     timer.unref?.();
     this.keepingUp.set(key, timer);

@@ -344,6 +344,46 @@ describe('the in-process copy of a space index', () => {
     expect(cache.heldVersion(scopeOf('never-searched'))).toBeNull();
   });
 
+  // On PostgreSQL only: holding a read's result holds its connection, and the embedded store's one
+  // connection held would keep the write below from ever running. The cache's logic is the same on both.
+  it.runIf(inject('engramStore') === 'postgres')(
+    'catches up once more after a refresh that was under way when learning wrote, which may have read the space before it',
+    async () => {
+      const cache = new MemoryIndexCache({ maxSpace: 20_000, maxHeld: 200_000, rebuildMs: 60_000 });
+      const scope = scopeOf('kept-up-during');
+      await learnInto('kept-up-during', CONVERSATION.slice(0, 2));
+      const versionOf = async () => (await lexemesAndVersion(store.db, scope, ['x'])).version!;
+      await cache.current(store.db, scope, await versionOf());
+      await learnInto('kept-up-during', CONVERSATION.slice(2, 4));
+      const first = await versionOf();
+      // A search's refresh reads what changed up to `first`, and is held before it applies it.
+      let release = () => {};
+      let held: Promise<void> | null = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const slow = store.db.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          if (held) await held;
+          return args.result;
+        },
+      });
+      const searching = cache.current(slow, scope, first);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Learning writes meanwhile, and the worker asks for the copy to catch up; its wait ends while the refresh is still held.
+      await learnInto('kept-up-during', CONVERSATION.slice(4, 6));
+      const last = await versionOf();
+      cache.keepUp(store.db, scope);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      held = null;
+      release();
+      await searching;
+      for (let tries = 0; tries < 200 && cache.heldVersion(scope) !== last; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(cache.heldVersion(scope)).toBe(last);
+    },
+  );
+
   it('is kept up by the server once a source is learned, before any search asks', async () => {
     const own = await startOwnServer({});
     try {
