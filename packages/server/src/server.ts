@@ -18,6 +18,7 @@ import { memoryIndexOf } from './store/memory-index.js';
 import { migrate } from './store/migrations.js';
 import { releaseAllClaims } from './store/queue-repository.js';
 import { recentRecallSpaces } from './store/request-log-repository.js';
+import type { Scope } from './store/scope.js';
 
 /** At most this many of the spaces recall was last asked of are warmed at start (within the copies' bound). */
 const WARMED_SPACES = 100;
@@ -233,10 +234,15 @@ function listenToOthers(store: Store, config: Config, roles: NodeRoles, workers:
   const poke = () => {
     for (const worker of workers) worker.poke();
   };
+  const keepUp = (scope: Scope) => memoryIndexOf(store.db).keepUp(store.db, scope);
   return store.signals.subscribe({
-    learned: holdsCopies ? (scope) => memoryIndexOf(store.db).keepUp(store.db, scope) : undefined,
+    learned: holdsCopies ? keepUp : undefined,
     queued: workers.length ? poke : undefined,
-    listening: workers.length ? poke : undefined,
+    // Back after an outage (or up at start): what was learned or queued meanwhile was not heard.
+    listening: () => {
+      poke();
+      if (holdsCopies) for (const scope of memoryIndexOf(store.db).heldScopes()) keepUp(scope);
+    },
   });
 }
 

@@ -743,6 +743,14 @@ export class MemoryIndexCache {
     return this.copies.get(keyOf(scope))?.version ?? null;
   }
 
+  /** The spaces this process holds a copy of, least recently used first; reads nothing. */
+  heldScopes(): Scope[] {
+    return [...this.copies.keys()].map((key) => {
+      const split = key.indexOf('\u0000');
+      return { accountId: Number(key.slice(0, split)), space: key.slice(split + 1) };
+    });
+  }
+
   /**
    * Learning wrote to a space: a copy this process holds of it is brought up to date in the
    * background, once for all the writes of the next KEEP_UP_MS, so that the next search finds it

@@ -183,6 +183,54 @@ describe('the listening connection', () => {
   }, 90_000);
 });
 
+describe('an API process whose listening connection was cut', () => {
+  it('brings its held copies up to date when it is back: what was learned meanwhile was not heard', async () => {
+    const { url, name, admin } = await database();
+    const api = await node(url, API_ONLY);
+    await node(url, WORKERS_ONLY, { ENGRAM_POLL_MS: '50' });
+    const space = 'foundry';
+    const scope = { accountId: 1, space };
+    await eventually(async () => (await listeners(admin, name)).length === 2);
+    const first = await save(api, space, 'Jonas Pell casts bronze bells at the foundry by the river.');
+    expect(await statusAfter(api, space, first, 15)).toBe('finished');
+    await search(api, space, 'bronze bells');
+    const held = memoryIndexOf(api.store.db).heldVersion(scope);
+    expect(held).toBe(await spaceVersion(admin, space));
+
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const door = new pg.Client({ connectionString: ADMIN_URL });
+      await door.connect();
+      cleanups.push(async () => {
+        await door.query(`alter database ${name} with allow_connections true`);
+        await door.end();
+      });
+      await door.query(`alter database ${name} with allow_connections false`);
+      // Only the API's listening connection (it listens for learning alone; the worker's for queued sources).
+      await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = $1 and application_name = $2 and query ilike '%engram_learned%'`,
+        [name, LISTENER_APPLICATION_NAME],
+      );
+      expect(await eventually(() => !api.store.signals!.listening)).toBe(true);
+      // The worker still hears the save and learns it; the API does not hear that it did.
+      const second = await save(api, space, 'Jonas Pell tunes each bell with a file and a tuning fork.');
+      expect(await statusAfter(api, space, second, 15)).toBe('finished');
+      const learned = await spaceVersion(admin, space);
+      expect(learned).not.toBe(held);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(memoryIndexOf(api.store.db).heldVersion(scope)).toBe(held);
+      await door.query(`alter database ${name} with allow_connections true`);
+      expect(await eventually(() => api.store.signals!.listening, 40)).toBe(true);
+      // Back, with no search and no signal since: the copy catches up on its own.
+      await eventually(() => memoryIndexOf(api.store.db).heldVersion(scope) === learned);
+      expect(memoryIndexOf(api.store.db).heldVersion(scope)).toBe(learned);
+    } finally {
+      stderr.mockRestore();
+    }
+  }, 90_000);
+});
+
 describe('a process that both serves and learns', () => {
   it('acts once on its own work: its own signals are not heard', async () => {
     const { url } = await database();
