@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { columnsOf } from '../store/hit-columns.js';
 import type { LexemeHit } from '../store/memory-repository.js';
+import { denseCue } from './dense.js';
 import { neighbourWords } from './neighbours.js';
 import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
 import type { QueryWord } from './search.js';
 import {
+  addDense,
   bearsOn,
   judge,
   listed,
@@ -43,6 +45,46 @@ const word = (own: number[], related: number[] = [], broader: number[] = []) => 
 });
 
 describe('scoreHits', () => {
+  it('adds how alike a memory and the question are as word vectors, never to the judgement', () => {
+    // Both say the question's one word alike; the first is about what the question asks, by its vector.
+    // Both say the question's first word and not its second (in no memory); a third says both.
+    const hits = [hit(1, [3, 0]), hit(2, [3, 0]), hit(3, [3, 3], { created_at: 0 })];
+    const ranking = scoreHits(columnsOf(hits), 10, [word([0]), word([1])], 2, { names: [], when: false });
+    const before = Float64Array.from(ranking.score);
+    const asked: number[][] = [];
+    addDense(ranking, (ids, count) => {
+      asked.push(Array.from(ids.subarray(0, count)));
+      return Float32Array.from(ids, (id) => (id === 2 ? 0.1 : 0.8));
+    });
+    const scored = listed(ranking);
+    expect(scored.map((item) => item.hit.id)).toEqual([3, 1, 2]);
+    // For what the question's words leave uncovered: the memory saying them all gains nothing.
+    const uncovered = 1 - ranking.coverage![0]!;
+    expect(uncovered).toBeGreaterThan(0.2);
+    expect(ranking.score[0]! - before[0]!).toBeCloseTo(uncovered * denseCue(0.8), 6);
+    expect(ranking.score[2]!).toBe(before[2]!);
+    expect(ranking.score[1]!).toBe(before[1]!);
+    expect(scored[1]!.direct).toBe(scored[2]!.direct);
+    // Without vectors the later memory is first (ties go to the higher id).
+    expect(scoreList(hits, 10, [word([0]), word([1])], 2, { names: [], when: false }).map((item) => item.hit.id)).toEqual([3, 2, 1]);
+    expect(asked).toEqual([[3, 2, 1]]);
+  });
+
+  it('compares only the memories that could reach the best few with the dense cue', () => {
+    // 70 memories saying the rare word, 30 only a word every memory says: far below, never compared.
+    const hits = [
+      ...Array.from({ length: 70 }, (_, index) => hit(index + 1, [3, 3])),
+      ...Array.from({ length: 30 }, (_, index) => hit(index + 71, [3, 0])),
+    ];
+    const ranking = scoreHits(columnsOf(hits), 1_000, [word([0]), word([1])], 2, { names: [], when: false });
+    let compared = 0;
+    addDense(ranking, (_ids, count) => {
+      compared = count;
+      return new Float32Array(count);
+    });
+    expect(compared).toBe(70);
+  });
+
   it('weights a rare word above a word most memories share', () => {
     // lexeme 0 ("priya") is in every memory; lexeme 1 ("adoption") in one.
     const hits = [hit(1, [3, 0]), hit(2, [0, 3]), hit(3, [3, 0]), hit(4, [3, 0])];

@@ -13,6 +13,7 @@ import {
   searchMemoryColumns,
 } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
+import { DENSE_MOST, denseCue, textVector } from './dense.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
 import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
@@ -334,6 +335,8 @@ export async function recall(
   const { lexemes: lexemeLists, version } = await lexemesAndVersion(db, scope, [...terms, ...related.flat(), ...timeWords]);
   // This process's copy of the space's index when it is current, else the store's own search.
   const copy = await memoryIndexOf(db).current(db, scope, version);
+  // What the question is about, as one vector (its words' but the names'), against each memory's in the copy.
+  const questionVector = copy ? textVector(terms.flatMap((term, index) => (names.includes(term) ? [] : (lexemeLists[index] ?? [])))) : null;
   const search = (request: LexemeSearch) => (copy ? Promise.resolve(copy.searchColumns(request)) : searchMemoryColumns(db, scope, request));
 
   const { lexemes, position, words, neighbourOnly } = queryWordsOf(terms, names, lexemeLists, { related, shares, classCounts }, parts);
@@ -370,6 +373,7 @@ export async function recall(
   const known = lexemes.map((lexeme) => counts.get(lexeme));
   const span = time ? { start: time.start.getTime(), end: time.end.getTime(), lexemes: timeLexemes } : undefined;
   const ranking = scoreHits(hits, total, words, lexemes.length, { names, when, time: span }, known);
+  if (questionVector) addDense(ranking, (ids, count) => copy!.similarities(ids, count, questionVector));
   // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
   const best = Math.min(RERANKED, ranking.length);
   const ranked = {
@@ -396,6 +400,35 @@ export async function recall(
   const byKind: Counts = { all: kept, people: 0, plan: 0, pref: 0, detail: 0 };
   for (let index = 0; index < kept; index++) byKind[hits.kinds[hits.kind[ranking.order[index]!]!]!] += 1;
   return { memories, total: kept, counts: byKind, empty: false };
+}
+
+/**
+ * Adds to the memories' scores how alike each is to the question as word vectors (dense.ts's
+ * cue) for what the question's words leave uncovered, and puts them back in order. Only the memories that could reach the best RERANKED with
+ * it are compared (those within DENSE_MOST of the RERANKED-th): the best RERANKED are the same as
+ * if all were, and a large space's common words bring in thousands that could not.
+ */
+export function addDense(ranking: Ranking, similaritiesOf: (ids: Int32Array, count: number) => Float32Array | null): void {
+  const { hits, score, order } = ranking;
+  const length = ranking.length;
+  if (!length) return;
+  const bound = score[order[Math.min(RERANKED, length) - 1]!]! - DENSE_MOST;
+  let count = 0;
+  while (count < length && score[order[count]!]! >= bound) count += 1;
+  const ids = new Int32Array(count);
+  for (let index = 0; index < count; index++) ids[index] = hits.id[order[index]!]!;
+  const similar = similaritiesOf(ids, count);
+  if (!similar) return;
+  for (let index = 0; index < count; index++) {
+    const place = order[index]!;
+    // Only for what the question's words leave uncovered: a memory saying all of them needs no other
+    // likeness, and one near the top of the scale would be pushed to the cap of 1 with the others,
+    // losing what set it apart (said in the time asked about, say).
+    const uncovered = ranking.coverage ? Math.max(0, 1 - ranking.coverage[place]!) : 1;
+    const cue = uncovered * denseCue(similar[index]!) * (hits.flags[place]! & HIT_REPORTED ? REPORTED_WEIGHT : 1);
+    score[place] = Math.min(1, score[place]! + cue);
+  }
+  order.subarray(0, count).sort(byScoreOf(ranking));
 }
 
 /** Adds Postgres's cover-density rank (0..0.5 and more, saturating at 0.5) to the scores of the best `count` memories listed (all by default). */
@@ -612,6 +645,8 @@ export interface Ranking {
    * word nothing stored says by what it does in the question (UNSEEN_THING_WEIGHT, UNSEEN_MANNER_WEIGHT).
    */
   direct: Float64Array;
+  /** How much of the question's weighted words the memory covers where it says them (0..1; see scoreHits), when scored here. */
+  coverage?: Float64Array;
   /** Places, best first; the first `length` are listed (`aboveFloor` drops some). */
   order: Int32Array;
   length: number;
@@ -734,10 +769,11 @@ export function scoreHits(
     return named;
   };
 
-  const buffer = new ArrayBuffer(length * (8 + 8 + 4));
+  const buffer = new ArrayBuffer(length * (8 + 8 + 8 + 4));
   const score = new Float64Array(buffer, 0, length);
   const direct = new Float64Array(buffer, 8 * length, length);
-  const order = new Int32Array(buffer, 16 * length, length);
+  const covers = new Float64Array(buffer, 16 * length, length);
+  const order = new Int32Array(buffer, 24 * length, length);
   // Indexed loops over the columns: this runs for each of the thousands of memories a large
   // space brings in, and makes no object for any of them.
   for (let place = 0; place < length; place++) {
@@ -775,6 +811,7 @@ export function scoreHits(
       covered += word.weight * match;
     }
     const coverage = sum > 0 ? covered / sum : 0;
+    covers[place] = coverage;
     const flags = hits.flags[place]!;
     const named = cues.names.length > 0 && isNamed(hits.about[place]!);
     const created = hits.created[place]!;
@@ -793,7 +830,7 @@ export function scoreHits(
     direct[place] = judgedSum > 0 ? ownWords / judgedSum : 0;
     order[place] = place;
   }
-  const ranking: Ranking = { hits, score, direct, order, length };
+  const ranking: Ranking = { hits, score, direct, coverage: covers, order, length };
   order.sort(byScoreOf(ranking));
   return ranking;
 }

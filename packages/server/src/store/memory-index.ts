@@ -37,6 +37,40 @@ const MIN_TAIL_MERGE = 50_000;
 const NO_LABELS: Labels = Object.freeze({}) as Labels;
 
 /**
+ * What a memory is about as one vector, from the lexemes of its tsvector (recall's word vectors:
+ * recall/dense.ts sets it with `useMemoryVectors`; without it a copy holds no vectors). A copy
+ * keeps each memory's vector as int8 values beside its other columns.
+ */
+export interface MemoryVectors {
+  readonly dimensions: number;
+  /** The word vector's row of a lexeme, or -1: asked once per lexeme of a copy. */
+  rowOf(lexeme: string): number;
+  /**
+   * Writes the vector of a memory's lexemes (`rows[i]` of each, -1 for none, at `levels[i]`, only
+   * the positioned ones being words the memory says) into `values` at `at`; returns 1 / its length, or 0 for none.
+   */
+  write(
+    memory: {
+      rows: Int32Array;
+      levels: readonly number[];
+      positioned: readonly boolean[];
+      lexemes: readonly string[];
+      count: number;
+      about: readonly string[];
+    },
+    values: Int8Array,
+    at: number,
+  ): number;
+}
+
+let memoryVectors: MemoryVectors | null = null;
+
+/** Sets how copies built from now on make their memories' vectors (recall/dense.ts). */
+export function useMemoryVectors(vectors: MemoryVectors | null): void {
+  memoryVectors = vectors;
+}
+
+/**
  * Postings added after a build (by `apply`), per lexeme: the memories' positions ascending, with
  * the lexeme's level and cover weight in each.
  */
@@ -70,7 +104,7 @@ function detached(text: string): string {
 }
 
 /** `array` with room for at least `needed` values (its values kept), growing by a quarter at a time. */
-function room<T extends Int32Array | Uint8Array | Uint16Array | Float64Array>(array: T, needed: number): T {
+function room<T extends Int32Array | Uint8Array | Uint16Array | Float64Array | Int8Array | Float32Array>(array: T, needed: number): T {
   if (needed <= array.length) return array;
   const grown = new (array.constructor as new (length: number) => T)(Math.max(needed, Math.ceil(array.length * 1.25) + 1_024));
   grown.set(array);
@@ -144,6 +178,14 @@ export class SpaceIndex {
   private tailed = 0;
   /** A search's marks by position (see `search`), all 0 between searches. */
   private marks = new Int32Array(0);
+  /** How memories' vectors are made (see MemoryVectors), and their values (`dimensions` a memory) and inverse lengths (0: none) by position. */
+  private readonly vectors = memoryVectors;
+  private readonly dimensions = memoryVectors?.dimensions ?? 0;
+  private vectorValues = new Int8Array(0);
+  private vectorInverse = new Float32Array(0);
+  /** Each lexeme's word-vector row by its number, -1 for none, -2 not yet asked. */
+  private lexemeRows = new Int32Array(0);
+  private readonly rowScratch = new Int32Array(4_096);
 
   /**
    * `expected`: how many memories a build is about to read (the columns are made that long at
@@ -179,6 +221,7 @@ export class SpaceIndex {
       this.slotAt[position] = row.slot === null ? -1 : this.texts.numberOf(row.slot, detached);
       this.setPassage(position, row.passage);
       const count = readTsvector(row.tsv);
+      if (this.dimensions) this.setVector(position, count, row.about);
       const building = this.building;
       if (building) {
         building.firstOf = room(building.firstOf, position + 2);
@@ -212,7 +255,67 @@ export class SpaceIndex {
     }
   }
 
+  /** The vector of the memory at `position`, from the lexemes `readTsvector` read last. */
+  private setVector(position: number, count: number, about: readonly string[]): void {
+    const vectors = this.vectors!;
+    const rows = count <= this.rowScratch.length ? this.rowScratch : new Int32Array(count);
+    for (let index = 0; index < count; index++) {
+      const lexeme = scratch.lexemes[index]!;
+      const number = this.lexemeNumber(lexeme);
+      if (this.lexemeRows.length <= number) {
+        const grown = room(this.lexemeRows, number + 1);
+        grown.fill(-2, this.lexemeRows.length);
+        this.lexemeRows = grown;
+      }
+      if (this.lexemeRows[number] === -2) this.lexemeRows[number] = vectors.rowOf(lexeme);
+      rows[index] = this.lexemeRows[number]!;
+    }
+    const inverse = vectors.write(
+      { rows, levels: scratch.levels, positioned: scratch.positioned, lexemes: scratch.lexemes, count, about },
+      this.vectorValues,
+      position * this.dimensions,
+    );
+    this.vectorInverse[position] = inverse;
+  }
+
+  /**
+   * The cosine of a unit `query` and the vector of each memory of `ids` (0 for one without a
+   * vector or not held), or null when the copy holds no vectors.
+   */
+  similarities(ids: Int32Array, length: number, query: Float32Array): Float32Array | null {
+    const dimensions = this.dimensions;
+    if (!dimensions || query.length !== dimensions) return null;
+    const values = this.vectorValues;
+    const found = new Float32Array(length);
+    for (let place = 0; place < length; place++) {
+      const position = this.positionOf(ids[place]!);
+      if (position === undefined) continue;
+      const inverse = this.vectorInverse[position]!;
+      if (inverse === 0) continue;
+      // Four sums side by side: independent additions run at once.
+      const at = position * dimensions;
+      let sum0 = 0;
+      let sum1 = 0;
+      let sum2 = 0;
+      let sum3 = 0;
+      let dimension = 0;
+      for (; dimension + 3 < dimensions; dimension += 4) {
+        sum0 += query[dimension]! * values[at + dimension]!;
+        sum1 += query[dimension + 1]! * values[at + dimension + 1]!;
+        sum2 += query[dimension + 2]! * values[at + dimension + 2]!;
+        sum3 += query[dimension + 3]! * values[at + dimension + 3]!;
+      }
+      for (; dimension < dimensions; dimension++) sum0 += query[dimension]! * values[at + dimension]!;
+      found[place] = (sum0 + sum1 + sum2 + sum3) * inverse;
+    }
+    return found;
+  }
+
   private columnsFor(length: number): void {
+    if (this.dimensions) {
+      this.vectorValues = room(this.vectorValues, length * this.dimensions);
+      this.vectorInverse = room(this.vectorInverse, length);
+    }
     this.idAt = room(this.idAt, length);
     this.kindAt = room(this.kindAt, length);
     this.flagsAt = room(this.flagsAt, length);
@@ -298,6 +401,10 @@ export class SpaceIndex {
     this.aboutAt = this.aboutAt.slice(0, this.length);
     this.labelsAt = this.labelsAt.slice(0, this.length);
     this.slotAt = this.slotAt.slice(0, this.length);
+    if (this.dimensions) {
+      this.vectorValues = this.vectorValues.slice(0, this.length * this.dimensions);
+      this.vectorInverse = this.vectorInverse.slice(0, this.length);
+    }
     this.passageTextAt = this.passageTextAt.slice(0, this.length);
     this.passageIndexAt = this.passageIndexAt.slice(0, this.length);
   }

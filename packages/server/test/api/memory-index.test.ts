@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { factFingerprint, learnFromMessages, readMessages } from '../../src/learn/index.js';
 import { toStore } from '../../src/operations/index-document.js';
+import { textVector } from '../../src/recall/dense.js';
 import { createAccount } from '../../src/store/account-repository.js';
 import type { Store } from '../../src/store/database.js';
 import { MemoryIndexCache, memoryIndexOf, parseTsvector } from '../../src/store/memory-index.js';
@@ -243,6 +244,7 @@ describe('the in-process copy of a space index', () => {
       ['bicycle', 'market', 'bram'],
       ['mural', 'lake', 'kasia', 'tunde'],
     ];
+    const boats = textVector(['kayak', 'boat'])!;
     for (let round = 0; round < 12; round++) {
       const { rows } = await sql<{ id: number }>`
         select id from memories where account_id = ${accountId} and space = ${scope.space} and status = 'current' order by id`.execute(
@@ -285,6 +287,11 @@ describe('the in-process copy of a space index', () => {
           const hitIds = fromRebuilt.hits.map((hit) => hit.id);
           expect([...updated!.rank(hitIds, lexemes)].sort()).toEqual([...rebuilt!.rank(hitIds, lexemes)].sort());
           expect([...merged!.rank(hitIds, lexemes)].sort()).toEqual([...rebuilt!.rank(hitIds, lexemes)].sort());
+          // Each memory's word vector (recall/dense.ts) is kept as a build makes it.
+          const similar = updated!.similarities(Int32Array.from(hitIds), hitIds.length, boats);
+          expect(similar).not.toBeNull();
+          expect(Array.from(similar!)).toEqual(Array.from(rebuilt!.similarities(Int32Array.from(hitIds), hitIds.length, boats)!));
+          if (hitIds.length) expect(Math.max(...similar!)).toBeGreaterThan(0);
         }
       }
     }

@@ -50,6 +50,19 @@ describe('recall', () => {
     expect(desserts.body.memories[0].text).toMatch(/pastries/);
   });
 
+  it('ranks a memory about what the question asks, in other words, above one sharing only the name (word vectors)', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', name: 'Zora', content: 'I enjoy painting and gardening.', at: '2023-05-08T13:56:00Z' },
+        { role: 'user', name: 'Zora', content: 'I paid the electricity bill.', at: '2023-05-08T13:57:00Z' },
+        { role: 'user', name: 'Zora', content: 'I moved the meeting to noon.', at: '2023-05-08T13:58:00Z' },
+      ],
+    });
+    const reply = await call('POST', '/v1/search', { body: { q: "What are Zora's hobbies?", space } });
+    expect(reply.body.memories[0].text).toMatch(/painting/);
+  });
+
   it('lets a neighbour score the memories the question brings in, never bring one in itself', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { text: 'Zora made pastries for the party. Omar went to the street fair.' });
