@@ -16,7 +16,10 @@
  * thread's V8 heap and the WebAssembly memories it made (PGlite's) to stderr every second; the
  * last figures of each thread are printed. Extra environment (`ENGRAM_…`, `NODE_OPTIONS`) passes
  * through to the server. `--database-url` measures a PostgreSQL database instead (filled the same
- * way with `fill --database-url URL`).
+ * way with `fill --database-url URL`). `--throughput S` adds, after the 30 searches, S seconds of
+ * `GET /healthz` and then S seconds of `POST /v1/search` from `--callers` callers at once (16 by
+ * default), printing requests a second of each and their ratio: how much of the bare stack's
+ * throughput search keeps (the callers run in this process, on the same cores).
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -47,6 +50,9 @@ const { values, positionals } = parseArgs({
     later: { type: 'string', default: '0' },
     /** Notes of ten facts to learn into the 100k space at the end (0: none), then the first search after them is timed. */
     learn: { type: 'string', default: '0' },
+    /** Seconds of /healthz and then of search from `callers` callers at once, for throughput (0: none). */
+    throughput: { type: 'string', default: '0' },
+    callers: { type: 'string', default: '16' },
   },
 });
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
@@ -173,6 +179,26 @@ try {
   }
   report.search = percentiles(searches);
   report.afterSearch = await rssOf(pid);
+  if (Number(values.throughput) > 0) {
+    /** Requests a second from `callers` callers each sending `send` one after another for the given seconds. */
+    const rate = async (send: (index: number) => Promise<unknown>) => {
+      const until = performance.now() + Number(values.throughput) * 1_000;
+      let done = 0;
+      const began = performance.now();
+      await Promise.all(
+        Array.from({ length: Number(values.callers) }, async (_, caller) => {
+          for (let index = caller; performance.now() < until; index += 1) {
+            await send(index);
+            done += 1;
+          }
+        }),
+      );
+      return Math.round(done / ((performance.now() - began) / 1_000));
+    };
+    const bare = await rate(async () => (await fetch(`${url}/healthz`)).text());
+    const searched = await rate((index) => call('POST', '/v1/search', 'scale', { q: questions()[index % 4] }));
+    report.throughput = { callers: Number(values.callers), bare, search: searched, kept: +(searched / bare).toFixed(3) };
+  }
   const cpu1 = await cpuSeconds(pid);
   const saves: number[] = [];
   const loadSearches: number[] = [];
@@ -267,5 +293,8 @@ console.error(
     (report.learnSeconds === undefined
       ? ''
       : ` | learned ${values.learn} notes in ${report.learnSeconds}s, then search ${report.firstAfterLearning} and ${report.secondAfterLearning} ms`) +
+    (report.throughput
+      ? ` | throughput (${values.callers} callers) /healthz ${(report.throughput as { bare: number }).bare}/s search ${(report.throughput as { search: number }).search}/s kept ${(report.throughput as { kept: number }).kept}`
+      : '') +
     (heaps ? ` | heaps used/total ${heaps}` : ''),
 );
