@@ -33,6 +33,7 @@ import { startServer } from '../../packages/server/dist/server.js';
 import { storeFacts } from '../../packages/server/dist/store/memory-repository.js';
 import { ensureSpace } from '../../packages/server/dist/store/source-repository.js';
 import { percentiles } from '../common/figures.js';
+import { cpuSeconds } from '../common/process-cpu.js';
 import { fact, note, questions } from './generated.js';
 
 const { values, positionals } = parseArgs({
@@ -108,11 +109,6 @@ async function rssOf(pid: number) {
       wasm += memory.rss;
   }
   return { rss: field('VmRSS'), anon: field('RssAnon'), file: field('RssFile'), peak: field('VmHWM'), wasm: Math.round(wasm / 1_024) };
-}
-
-async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const work = values['database-url'] ? undefined : await mkdtemp(join(tmpdir(), 'engram-serve-memory-'));

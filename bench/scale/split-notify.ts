@@ -26,11 +26,11 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { percentiles } from '../common/figures.js';
+import { cpuSeconds } from '../common/process-cpu.js';
 import { note, questions } from './generated.js';
 
 const { values } = parseArgs({
@@ -49,11 +49,6 @@ const { values } = parseArgs({
 });
 const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const admin = new pg.Client({ connectionString: values['admin-url'] });
 await admin.connect();
