@@ -84,6 +84,22 @@ async function listeners(admin: pg.Client, name: string): Promise<{ pid: number 
   return rows;
 }
 
+/**
+ * Lets no new connection into the database until the returned function (or the file's cleanup)
+ * lets them in again. A database's own sessions cannot shut its door: the machine's admin database does.
+ */
+async function shutDoor(name: string): Promise<() => Promise<void>> {
+  const door = new pg.Client({ connectionString: ADMIN_URL });
+  await door.connect();
+  const reopen = () => door.query(`alter database ${name} with allow_connections true`).then(() => {});
+  cleanups.push(async () => {
+    await reopen();
+    await door.end();
+  });
+  await door.query(`alter database ${name} with allow_connections false`);
+  return reopen;
+}
+
 describe('learning in a worker process', () => {
   it("brings an API process's held copy of the space up to date without a search", async () => {
     const { url, admin } = await database();
@@ -145,14 +161,7 @@ describe('the listening connection', () => {
       // Both listening connections are cut, and for a while no new connection is let in: several attempts fail.
       const before = (await listeners(admin, name)).map((row) => row.pid);
       expect(before).toHaveLength(2);
-      // (A database's own sessions cannot shut its door: the machine's admin database does.)
-      const door = new pg.Client({ connectionString: ADMIN_URL });
-      await door.connect();
-      cleanups.push(async () => {
-        await door.query(`alter database ${name} with allow_connections true`);
-        await door.end();
-      });
-      await door.query(`alter database ${name} with allow_connections false`);
+      const reopen = await shutDoor(name);
       await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2', [
         name,
         LISTENER_APPLICATION_NAME,
@@ -161,7 +170,7 @@ describe('the listening connection', () => {
       // A save while the worker cannot hear it (the API's pool still has its connections).
       unheard = await save(api, space, 'Rosa Ekdahl keeps her chisels in a tin from Gdańsk.');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await door.query(`alter database ${name} with allow_connections true`);
+      await reopen();
       expect(await eventually(() => api.store.signals!.listening && worker.store.signals!.listening, 40)).toBe(true);
       const after = (await listeners(admin, name)).map((row) => row.pid);
       expect(after).toHaveLength(2);
@@ -199,13 +208,7 @@ describe('an API process whose listening connection was cut', () => {
 
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      const door = new pg.Client({ connectionString: ADMIN_URL });
-      await door.connect();
-      cleanups.push(async () => {
-        await door.query(`alter database ${name} with allow_connections true`);
-        await door.end();
-      });
-      await door.query(`alter database ${name} with allow_connections false`);
+      const reopen = await shutDoor(name);
       // Only the API's listening connection (it listens for learning alone; the worker's for queued sources).
       await admin.query(
         `select pg_terminate_backend(pid) from pg_stat_activity
@@ -220,7 +223,7 @@ describe('an API process whose listening connection was cut', () => {
       expect(learned).not.toBe(held);
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(memoryIndexOf(api.store.db).heldVersion(scope)).toBe(held);
-      await door.query(`alter database ${name} with allow_connections true`);
+      await reopen();
       expect(await eventually(() => api.store.signals!.listening, 40)).toBe(true);
       // Back, with no search and no signal since: the copy catches up on its own.
       await eventually(() => memoryIndexOf(api.store.db).heldVersion(scope) === learned);
