@@ -18,11 +18,12 @@
 // frequency order: the word, then its neighbours best first, each followed by its cosine in hundredths
 // ("violin cello 92 piano 91 flute 81"). Deterministic for the same input and options.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { stemmer } from 'stemmer';
+import { winkEntries } from './wink-entries.mjs';
 
 const args = process.argv.slice(2);
 const source = args.find((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
@@ -65,19 +66,12 @@ const SERIES = new Set(
 const DIMENSIONS = 100;
 
 const started = Date.now();
-const text = readFileSync(source, 'latin1');
-const vectorsAt = text.indexOf('"vectors":{');
-if (vectorsAt === -1) throw new Error('no "vectors" object: not the wink-embeddings JSON');
-
 // Entries are "word":[100 values, l2 norm, frequency rank], in frequency order.
 const vocabulary = [];
 const vectors = new Float32Array(WORDS * DIMENSIONS);
-const entry = /"([^"\\]*)":\[([^\]]*)\]/g;
-entry.lastIndex = vectorsAt + '"vectors":{'.length;
-for (let match = entry.exec(text); match && vocabulary.length < WORDS; match = entry.exec(text)) {
-  const word = match[1];
+for (const { word, values } of winkEntries(source)) {
+  if (vocabulary.length >= WORDS) break;
   if (!/^[a-z]{3,}$/.test(word) || STOP.has(word) || (option('series', 'no') === 'no' && SERIES.has(word))) continue;
-  const values = match[2].split(',');
   const row = vocabulary.length * DIMENSIONS;
   let norm = 0;
   for (let dimension = 0; dimension < DIMENSIONS; dimension++) {

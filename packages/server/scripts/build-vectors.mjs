@@ -30,12 +30,13 @@
 //
 // Deterministic for the same input and options.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import nlp from 'compromise';
+import { winkEntries } from './wink-entries.mjs';
 
 const args = process.argv.slice(2);
 const source = args.find((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
@@ -54,23 +55,16 @@ const OUT = option('out', join(dirname(fileURLToPath(import.meta.url)), '..', 'd
 const DIMENSIONS = 100;
 
 const started = Date.now();
-const text = readFileSync(source, 'latin1');
-const vectorsAt = text.indexOf('"vectors":{');
-if (vectorsAt === -1) throw new Error('no "vectors" object: not the wink-embeddings JSON');
-
 // Entries are "word":[100 values, l2 norm, frequency rank], in frequency order.
 const words = [];
 const ranks = [];
 const raw = new Float64Array(WORDS * DIMENSIONS);
-const entry = /"([^"\\]*)":\[([^\]]*)\]/g;
-entry.lastIndex = vectorsAt + '"vectors":{'.length;
 let rank = 0;
-for (let match = entry.exec(text); match && words.length < WORDS; match = entry.exec(text)) {
+for (const { word, values } of winkEntries(source)) {
+  if (words.length >= WORDS) break;
   rank += 1;
-  const word = match[1];
   // First names are left out ("caroline"): a memory naming a person is not about what the name means.
   if (!/^[a-z]{2,}$/.test(word) || nlp(word).has('#FirstName')) continue;
-  const values = match[2].split(',');
   const row = words.length * DIMENSIONS;
   let norm = 0;
   for (let dimension = 0; dimension < DIMENSIONS; dimension++) {
