@@ -63,7 +63,7 @@ let rank = 0;
 for (const { word, values } of winkEntries(source)) {
   if (words.length >= WORDS) break;
   rank += 1;
-  // First names are left out ("caroline"): a memory naming a person is not about what the name means.
+  // First names are left out ("margaret"): a memory naming a person is not about what the name means.
   if (!/^[a-z]{2,}$/.test(word) || nlp(word).has('#FirstName')) continue;
   const row = words.length * DIMENSIONS;
   let norm = 0;
