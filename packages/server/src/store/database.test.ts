@@ -284,4 +284,23 @@ describe("the embedded store's thread stopping", () => {
     });
     expect(stdout.trim()).toBe('closed');
   }, 60_000);
+
+  it('opens in a process started with V8 flags, which a thread refuses in a list of its own', async () => {
+    // `node --max-semi-space-size=4 … serve` (a smaller young generation for the main thread): the
+    // thread's flags were the process's, and Node refuses V8 flags there, so the store never opened.
+    const script = `
+      const { EmbeddedThread } = await import(${JSON.stringify(new URL('./embedded-store.ts', import.meta.url).href)});
+      const thread = new EmbeddedThread({ dataDir: 'memory://' });
+      await thread.waitReady;
+      await thread.close();
+      const { getHeapSpaceStatistics } = await import('node:v8');
+      const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+      console.log('opened', young.space_size <= 8 * 1024 * 1024);`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--max-semi-space-size=4', '--stack-size=900', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)) },
+    );
+    expect(stdout.trim()).toBe('opened true');
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker, type WorkerOptions } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
 
 /** What the embedded store's thread (store/embedded-thread.mjs) is started with. */
@@ -56,7 +56,7 @@ export class EmbeddedThread {
   constructor(options: ThreadOptions) {
     // Plain JavaScript beside this file, in the sources and in the build alike.
     const { resourceLimits, ...workerData } = options;
-    this.#worker = new Worker(new URL('./embedded-thread.mjs', import.meta.url), { workerData, execArgv: threadArgv(), resourceLimits });
+    this.#worker = startThread(new URL('./embedded-thread.mjs', import.meta.url), { workerData, resourceLimits });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.#worker.on('message', (reply: ThreadReply) => {
         if (reply.type === 'ready') {
@@ -302,17 +302,34 @@ export function embeddedThreadOf(store: object): EmbeddedThread | undefined {
 }
 
 /**
- * The process's Node flags for the thread, but --input-type, which a thread refuses (it applies
- * to `node -e` code only, and would stop the store of a server started that way).
+ * A thread started with the process's Node flags (a loader given with --import, say) but those a
+ * thread refuses in a list of its own: --input-type, which applies to `node -e` code only and
+ * would stop the store of a server started that way, and the V8 and process-wide flags
+ * (`node --max-semi-space-size=4`, `--title`), which already act on the whole process. Node names
+ * the flags it refuses; they are left out and the thread started again.
  */
-function threadArgv(): string[] {
+function startThread(url: URL, options: WorkerOptions): Worker {
   const argv: string[] = [];
   for (let index = 0; index < process.execArgv.length; index++) {
     const arg = process.execArgv[index]!;
     if (arg === '--input-type') index++;
     else if (!arg.startsWith('--input-type=')) argv.push(arg);
   }
-  return argv;
+  try {
+    return new Worker(url, { ...options, execArgv: argv });
+  } catch (error) {
+    const refused = refusedFlags(error);
+    if (!refused) throw error;
+    return new Worker(url, { ...options, execArgv: argv.filter((arg) => !refused.has(arg)) });
+  }
+}
+
+/** The flags a `new Worker` refused (ERR_WORKER_INVALID_EXEC_ARGV lists them), or null for any other error. */
+function refusedFlags(error: unknown): Set<string> | null {
+  if ((error as { code?: unknown } | null)?.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') return null;
+  const message = String((error as Error).message);
+  const listed = message.slice(message.indexOf(': ') + 2);
+  return new Set(listed.split(', ').filter((flag) => flag.startsWith('-')));
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
