@@ -19,7 +19,8 @@
  * way with `fill --database-url URL`). `--throughput S` adds, after the 30 searches, S seconds of
  * `GET /healthz` and then S seconds of `POST /v1/search` from `--callers` callers at once (16 by
  * default), printing requests a second of each and their ratio: how much of the bare stack's
- * throughput search keeps (the callers run in this process, on the same cores).
+ * throughput search keeps (the callers run in this process, on the same cores). `--searches N`
+ * measures N sequential searches instead of 30, after `--warm N` unmeasured ones.
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -53,6 +54,9 @@ const { values, positionals } = parseArgs({
     learn: { type: 'string', default: '0' },
     /** Seconds of /healthz and then of search from `callers` callers at once, for throughput (0: none). */
     throughput: { type: 'string', default: '0' },
+    /** Sequential searches measured after the first, and unmeasured ones run before them. */
+    searches: { type: 'string', default: '30' },
+    warm: { type: 'string', default: '0' },
     callers: { type: 'string', default: '16' },
   },
 });
@@ -167,8 +171,11 @@ try {
   const began = performance.now();
   await call('POST', '/v1/search', 'scale', { q: 'What did they repair?' });
   report.firstSearchMs = Math.round(performance.now() - began);
+  // Searches the process has not yet compiled its code for (V8 optimises what runs often) are
+  // slower; `--warm N` runs N unmeasured ones first, to give the steady state apart.
+  for (let index = 0; index < Number(values.warm); index++) await call('POST', '/v1/search', 'scale', { q: questions()[index % 4] });
   const searches: number[] = [];
-  for (let index = 0; index < 30; index++) {
+  for (let index = 0; index < Number(values.searches); index++) {
     const start = performance.now();
     await call('POST', '/v1/search', 'scale', { q: questions()[index % 4] });
     searches.push(performance.now() - start);
