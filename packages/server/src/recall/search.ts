@@ -14,6 +14,7 @@ import {
 } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import { DENSE_MOST, denseCue, textVector } from './dense.js';
+import { cueKind } from './kind-cue.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
 import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
@@ -384,6 +385,9 @@ export async function recall(
   rerank(ranking, ranks, best);
   // Rank only raises the best few, which stay ahead of the rest: sorting them again is enough.
   ranking.order.subarray(0, best).sort(byScoreOf(ranking));
+  // A question asking for several things of a kind: memories naming one of them gain (kind-cue.ts).
+  const read = await cueKind(db, scope, ranking, question, terms, lexemeLists, Math.min(options.limit, MAX_SHOWN));
+  if (read.size) ranking.order.subarray(0, best).sort(byScoreOf(ranking));
   diversify(ranking);
   const kept = aboveFloor(ranking);
   if (!kept || (options.judge !== false && !bearsOn(ranking, words, names))) return nothing;
@@ -391,9 +395,9 @@ export async function recall(
   const rows = await loadMemories(
     db,
     scope,
-    shown.map((place) => hits.id[place]!),
+    shown.flatMap((place) => (read.has(hits.id[place]!) ? [] : [hits.id[place]!])),
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byId = new Map([...read, ...rows.map((row) => [row.id, row] as const)]);
   const memories = shown
     .map((place) => ({ row: byId.get(hits.id[place]!)!, score: ranking.score[place]! }))
     .filter((item) => item.row !== undefined);

@@ -63,6 +63,28 @@ describe('recall', () => {
     expect(reply.body.memories[0].text).toMatch(/painting/);
   });
 
+  it('lifts a memory naming one of the kind a question asks several of (the kind cue)', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', name: 'Ines', content: 'I play chess with my uncle on Sundays.', at: '2023-05-08T13:56:00Z' },
+        { role: 'user', name: 'Ines', content: 'I play the cello with my uncle on Fridays.', at: '2023-05-08T13:57:00Z' },
+      ],
+    });
+    const scoreOf = async (q: string, pattern: RegExp) => {
+      const reply = await call('POST', '/v1/search', { body: { q, space } });
+      return reply.body.memories.find((memory: { text: string }) => pattern.test(memory.text)).score as number;
+    };
+    // Asked for several instruments, the cello gains; asked for one, the ranking is as it was.
+    const several = await scoreOf('What instruments does Ines play?', /cello/);
+    const one = await scoreOf('What instrument does Ines play?', /cello/);
+    expect(several - one).toBeGreaterThan(0.05);
+    expect(await scoreOf('What instruments does Ines play?', /chess/)).toBeCloseTo(
+      await scoreOf('What instrument does Ines play?', /chess/),
+      6,
+    );
+  });
+
   it('lets a neighbour score the memories the question brings in, never bring one in itself', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { text: 'Zora made pastries for the party. Omar went to the street fair.' });
