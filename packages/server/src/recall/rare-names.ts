@@ -1,3 +1,4 @@
+import type { HitColumns } from '../store/hit-columns.js';
 import { MONTH_WORDS, WEEKDAY_WORDS } from '../text/calendar.js';
 
 /** A name said by at most this share of a space's memories brings memories in, as a rare word does. */
@@ -29,4 +30,16 @@ export function rareNames(
     }
   }
   return rare;
+}
+
+/**
+ * Whether a search's hits already hold every memory that says a lexeme (`count` of them): then
+ * searching again with it bringing memories in would find nothing more. `index` is the lexeme's
+ * place among the search's lexemes.
+ */
+export function holdsAll(hits: HitColumns, index: number, count: number): boolean {
+  if (index < 0 || index >= hits.width) return false;
+  let held = 0;
+  for (let place = 0; place < hits.length; place++) if (hits.levels[place * hits.width + index]! > 0) held += 1;
+  return held >= count;
 }

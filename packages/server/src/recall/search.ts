@@ -17,7 +17,7 @@ import { DENSE_MOST, denseCue, textVector } from './dense.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
 import { asksView, asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
-import { rareNames } from './rare-names.js';
+import { holdsAll, rareNames } from './rare-names.js';
 import { MAX_RELATED, personClasses, relatedWords } from './synonyms.js';
 import {
   BEFORE_LEVEL_WEIGHT,
@@ -368,7 +368,10 @@ export async function recall(
     found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: neighbourOnly, said });
   } else {
     // A name few memories say brings in memories too, as a rare word does (rare-names.ts).
-    const rare = rareNames(names, terms, lexemeLists, found.counts, found.total);
+    const { hits: first, counts: firstCounts } = found;
+    const rare = rareNames(names, terms, lexemeLists, firstCounts, found.total).filter(
+      (lexeme) => !holdsAll(first, lexemes.indexOf(lexeme), firstCounts.get(lexeme)!),
+    );
     if (rare.length) {
       const scoring = new Set([...scoreOnly].filter((lexeme) => !rare.includes(lexeme)));
       found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: scoring, said });
