@@ -2,7 +2,7 @@
  * LoCoMo retrieval benchmark (protocol: shared/eval/README.md).
  *
  *   npm run bench:locomo -- [--conversations conv-26,conv-30 | --conversations 2] [--no-answers] [--json out.json]
- *     [--misses misses.txt] [--answers answers.txt] [--contexts contexts.json] [--judge]
+ *     [--misses misses.txt] [--ranks ranks.jsonl] [--answers answers.txt] [--contexts contexts.json] [--judge]
  *
  * Model mode: with ENGRAM_LLM_BASE_URL (and ENGRAM_LLM_API_KEY, ENGRAM_LLM_MODEL) set, the
  * in-process server learns and answers with that model (docs/model.md); without them every
@@ -95,6 +95,9 @@ const answerLines: string[] = [];
 const contextsPath = argument('contexts');
 const contextRecords: unknown[] = [];
 const misses: string[] = [];
+/** --ranks FILE: every question with the rank of each evidence turn, what the learner wrote from it, and the best 50 (JSON lines). */
+const ranksPath = argument('ranks');
+const rankLines: string[] = [];
 /** The best score of each question, to calibrate when recall judges that nothing is known. */
 const bestScores: { category: string; best: number; judged: number | null }[] = [];
 
@@ -310,6 +313,29 @@ for (const sample of samples) {
     }
     wordsTop10.push(questionWords10);
     const baseline = bm25(item.question, 50);
+    if (ranksPath) {
+      const byId = new Map(sessions.flatMap((session) => session.turns.map((turn) => [turn.dia_id, turn] as const)));
+      rankLines.push(
+        JSON.stringify({
+          conversation: sample.sample_id,
+          category,
+          question: item.question,
+          evidence: [...evidence].map((id) => ({
+            id,
+            rank: ranked.indexOf(id) + 1 || null,
+            text: byId.get(id) ? turnText(byId.get(id)!) : null,
+            learned: learned.flatMap((facts, index) =>
+              facts.filter((fact) => sessions[index]?.turns[fact.sentence.messageIndex ?? -1]?.dia_id === id).map((fact) => fact.text),
+            ),
+          })),
+          ranked: found.memories.map((memory: { text: string; score: number }, index: number) => ({
+            turn: ranked[index],
+            score: memory.score,
+            text: memory.text,
+          })),
+        }),
+      );
+    }
     if (missesPath && recallAt(ranked, evidence, 10) < 1) {
       const byId = new Map(sessions.flatMap((session) => session.turns.map((turn) => [turn.dia_id, turn] as const)));
       misses.push(
@@ -467,6 +493,7 @@ console.log(lines.join('\n'));
 const scoresPath = argument('scores');
 if (scoresPath) writeFileSync(scoresPath, JSON.stringify(bestScores));
 if (missesPath) writeFileSync(missesPath, misses.join('\n'));
+if (ranksPath) writeFileSync(ranksPath, `${rankLines.join('\n')}\n`);
 if (answersPath) writeFileSync(answersPath, answerLines.join('\n'));
 if (contextsPath) writeFileSync(contextsPath, JSON.stringify(contextRecords));
 const jsonPath = argument('json');

@@ -32,6 +32,7 @@ export const RULE_FILES = [
   'packages/server/src/learn/name-types.ts',
   'packages/server/src/learn/names.ts',
   'packages/server/src/learn/questions.ts',
+  'packages/server/src/learn/refers-back.ts',
   'packages/server/src/text/messages.ts',
   'packages/server/src/text/segment.ts',
   'packages/server/src/learn/slots.ts',

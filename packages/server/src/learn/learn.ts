@@ -12,6 +12,7 @@ import { isLasting } from './lasting.js';
 import { nameTypes } from './name-types.js';
 import { addName, findNames } from './names.js';
 import { rewriteQuestion } from './questions.js';
+import { refersBack } from './refers-back.js';
 import { slotOf } from './slots.js';
 import type { Persons } from './speaker.js';
 import { fillDroppedSubject, nameAt, resolvePersons } from './speaker.js';
@@ -178,7 +179,7 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
   found.sort((a, b) => a.sentence.start - b.sentence.start);
   // The message before is often the question a reply answers, and a reply answers at its
   // opening: the first fact of a message (a shared image aside) holds it as its own context,
-  // the later ones with less weight.
+  // and so does a later one that refers back to it by a pronoun; the others with less weight.
   const opening = found.find((fact) => !fact.sentence.text.startsWith('['));
   for (const fact of found) {
     fact.slot = slotOf(fact.text, fact.about);
@@ -187,7 +188,7 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
     if (passage.before === undefined) continue;
     // The end of what came before: the message just before, where a question to answer sits.
     const before = passage.before.slice(-CONTEXT_CHARS);
-    if (fact === opening) fact.context += `\n${before}`;
+    if (fact === opening || refersBack(fact.text)) fact.context += `\n${before}`;
     else fact.before = before;
   }
   facts.push(...found);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findClash, newPart, shortAnswer } from '../recall/ask.js';
-import { queryTerms } from '../recall/query.js';
+import { asksView, queryTerms } from '../recall/query.js';
 import type { Recalled } from '../recall/search.js';
 import { ATTRIBUTE_WORDS } from '../recall/search.js';
 import { broaderWords, relatedWords } from '../recall/synonyms.js';
@@ -16,6 +16,7 @@ import { learnFromMessages, learnFromText } from './learn.js';
 import { typeOfName } from './name-types.js';
 import { findNames } from './names.js';
 import { articleFor, rewriteQuestion } from './questions.js';
+import { refersBack } from './refers-back.js';
 import { slotOf } from './slots.js';
 import { resolvePersons } from './speaker.js';
 import { detectTense } from './tense.js';
@@ -3196,6 +3197,41 @@ const rules: Rule[] = [
     entries: QUESTION_WORDS,
     holds: (word) => queryTerms(`${word} pottery`).join(' ') === 'pottery',
     counterExamples: ['lisbon', 'kiln'],
+  },
+  {
+    id: 'refers-back.pronoun',
+    reason: 'A fact leaning on a third-person pronoun is about what the message before named, so it takes that message as its own context.',
+    where: 'learn/refers-back.ts REFERRING',
+    entries: ['it', 'its', 'they', 'them', 'those', 'these', 'she', 'he', 'her', 'him'],
+    holds: (pronoun) => refersBack(`Tomasz said ${pronoun} looked lovely.`),
+    counterExamples: ['their', 'hers', 'this', 'Priya'],
+  },
+  {
+    id: 'query.view-word',
+    reason: 'A question asking what someone says, thinks or feels is answered by a remark, which then keeps all its score.',
+    where: 'recall/query.ts VIEW_WORDS',
+    entries: [
+      'think',
+      'thinks',
+      'thought',
+      'say',
+      'says',
+      'said',
+      'describe',
+      'describes',
+      'described',
+      'feel',
+      'feels',
+      'felt',
+      'react',
+      'reacted',
+      'opinion',
+      'attitude',
+      'view',
+      'views',
+    ],
+    holds: (word) => asksView(`What ${word} Priya kayak?`),
+    counterExamples: ['paint', 'sailed', 'reviewed'],
   },
 ];
 

@@ -110,6 +110,20 @@ export function asksWhen(question: string): boolean {
   return /\b(?:when|what (?:year|month|day|date|time)|which (?:year|month|day|date)|how long ago|since when)\b/i.test(question);
 }
 
+/**
+ * Words of a question asking what someone says, thinks or feels of something ("What did Omar
+ * say about the move?", "How does Ana describe the cabin?"). Its answer is a remark, which the
+ * learner writes as what its speaker said ("Ana said it looks cosy.") and ranking otherwise
+ * weighs a little lower (REPORTED_WEIGHT).
+ */
+const VIEW_WORDS =
+  /\b(?:think|thinks|thought|say|says|said|describe|describes|described|feel|feels|felt|react|reacted|opinion|attitude|view|views)\b/i;
+
+/** Whether the question asks what someone says, thinks or feels of something (see VIEW_WORDS). */
+export function asksView(question: string): boolean {
+  return VIEW_WORDS.test(question);
+}
+
 /** The meaningful words of a question, lower-cased, in order, without repeats. */
 export function queryTerms(question: string): string[] {
   const words = question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

@@ -113,14 +113,14 @@ describe('golden ranking: each weight decides a pair', () => {
     expect(order(rank(question, [plainMessage, remarkMessage]))).toEqual([7, 8]);
   });
 
-  it('a dated memory, asked when, lifts a remark above a plain memory just enough (DATE_CUE)', () => {
-    const question: Question = { ...potteryWhen, names: [], time: false };
-    const plainBefore = { id: 9, text: 'Ben likes clay.', levels: [1] };
-    const datedBefore = { id: 10, text: 'Ben said the class began in May 2026.', levels: [1], dated: true, reported: true };
-    expect(order(rank(question, [plainBefore, datedBefore]))).toEqual([10, 9]);
-    const plainMessage = { id: 11, text: 'Ben threw a cup.', levels: [2] };
-    const datedMessage = { id: 12, text: 'Ben said the cup cracked in May 2026.', levels: [2], dated: true, reported: true };
-    expect(order(rank(question, [plainMessage, datedMessage]))).toEqual([11, 12]);
+  it('a dated memory, asked when, weighs as much as naming the person asked about (DATE_CUE)', () => {
+    // Both say "pottery" in their message; one is about Ana, the other dated. Which is newer (of
+    // the three, RECENCY_WEIGHT × 0.5 or × 1) decides: DATE_CUE 30% lower or higher swaps a pair.
+    const oldest = { id: 9, text: 'Cal swept the yard.', levels: [0], created: 1_000 };
+    const named = (created: number) => ({ id: 10, text: 'Ana threw a cup.', levels: [2], about: ['Ana'], created });
+    const dated = (created: number) => ({ id: 11, text: 'The cup cracked in May 2026.', levels: [2], dated: true, created });
+    expect(order(rank(potteryWhen, [oldest, named(1_500), dated(2_000)])).slice(0, 2)).toEqual([11, 10]);
+    expect(order(rank(potteryWhen, [oldest, named(2_000), dated(1_500)])).slice(0, 2)).toEqual([10, 11]);
   });
 
   it('said in the week asked about lifts a weaker match just enough (TIME_CUE)', () => {
@@ -190,9 +190,10 @@ describe('golden ranking: each weight decides a pair', () => {
       { id: 3, text: 'Ana made a pottery vase.', levels: [3], created: 1_000 },
       { id: 4, text: 'Ana said the vase cracked in May 2026.', levels: [3], reported: true, dated: true, created: 1_500 },
     ];
+    // Asked when, the dated remark (4) keeps all its score: its date is the answer.
     expect(rank(potteryWhen, memories)).toEqual([
+      [4, 0.855],
       [3, 0.8],
-      [4, 0.7695],
       [1, 0.58],
       [2, 0.53],
     ]);

@@ -3,7 +3,7 @@ import { columnsOf } from '../store/hit-columns.js';
 import type { LexemeHit } from '../store/memory-repository.js';
 import { denseCue } from './dense.js';
 import { neighbourWords } from './neighbours.js';
-import { asksWhen, queryTerms, questionNames, questionTime } from './query.js';
+import { asksView, asksWhen, queryTerms, questionNames, questionTime } from './query.js';
 import type { QueryWord } from './search.js';
 import {
   addDense,
@@ -17,6 +17,7 @@ import {
   relatedOfTerms,
   saysAboutNamed,
   scoreHits,
+  timeWordsOf,
 } from './search.js';
 
 /** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
@@ -96,6 +97,24 @@ describe('scoreHits', () => {
     const [first, second] = scoreList([hit(1, [3], { reported: true }), hit(2, [3])], 10, [word([0])], 1, { names: [], when: false });
     expect(first?.hit.id).toBe(2);
     expect(second?.score).toBeCloseTo(first!.score * 0.9, 6);
+  });
+
+  it("keeps all of a remark's score when the question asks what someone says, thinks or feels", () => {
+    const [first, second] = scoreList([hit(1, [3], { reported: true }), hit(2, [3])], 10, [word([0])], 1, {
+      names: [],
+      when: false,
+      view: true,
+    });
+    expect(second?.score).toBeCloseTo(first!.score, 6);
+  });
+
+  it("keeps all of a dated remark's score when the question asks when", () => {
+    const hits = [hit(1, [3], { reported: true, dated: true }), hit(2, [3], { dated: true })];
+    const [first, second] = scoreList(hits, 10, [word([0])], 1, { names: [], when: true });
+    expect(second?.score).toBeCloseTo(first!.score, 6);
+    // Asked anything else, the same remark gives way.
+    const [other] = scoreList(hits, 10, [word([0])], 1, { names: [], when: false });
+    expect(other?.hit.id).toBe(2);
   });
 
   it('counts a word in the fact above the same word in its message or the message before', () => {
@@ -208,6 +227,31 @@ describe('time asked about', () => {
     expect(order[2]).toBe(1);
     // Without the time, the newest comes first.
     expect(scoreList(hits, 10, [word([0])], 3, { names: [], when: false })[0]!.hit.id).toBe(1);
+  });
+
+  it('counts the words naming the day asked about as said by a memory said that day', () => {
+    // "What did Priya plan on 7 March 2026?": lexemes 0 "plan", 1 "7", 2 "march", 3 "2026".
+    const day = (iso: string) => Date.parse(iso);
+    const time = { start: day('2026-03-07'), end: day('2026-03-08'), lexemes: [], words: [1, 2, 3] };
+    const hits = [
+      // Said that day without saying when ("Priya is off to a pottery class tonight.").
+      hit(1, [3, 0, 0, 0], { said: day('2026-03-07') }),
+      // Naming another day of the month ("On 21 March 2026 Priya made plans…").
+      hit(2, [3, 0, 3, 3], { said: day('2026-03-22') }),
+      hit(3, [0, 0, 0, 0], { said: day('2026-03-01') }),
+    ];
+    const words = [word([0]), word([1]), word([2]), word([3])];
+    const order = scoreList(hits, 3, words, 4, { names: [], when: false, time }).map((item) => item.hit.id);
+    expect(order[0]).toBe(1);
+  });
+
+  it('finds the question words that name the time asked about, and the day only for one day', () => {
+    const lexemes = ['kayak', '7', 'march', '2026', 'priya'];
+    const words = [word([0]), word([1]), word([2]), word([3]), { ...word([4]), name: true }];
+    const oneDay = { phrase: '', start: new Date('2026-03-07'), end: new Date('2026-03-08'), words: ['march', '2026'] };
+    expect(timeWordsOf(words, lexemes, oneDay, ['march', '2026'])).toEqual([1, 2, 3]);
+    const month = { ...oneDay, start: new Date('2026-03-01'), end: new Date('2026-04-01') };
+    expect(timeWordsOf(words, lexemes, month, ['march', '2026'])).toEqual([2, 3]);
   });
 });
 
@@ -348,5 +392,8 @@ describe('query cues', () => {
     expect(asksWhen('When did Priya go to the choir rehearsal?')).toBe(true);
     expect(asksWhen('What year did Wendell start fencing?')).toBe(true);
     expect(asksWhen('What did Wendell paint?')).toBe(false);
+    expect(asksView('What does Wendell think about the new kiln?')).toBe(true);
+    expect(asksView('How did Priya describe the lake cabin?')).toBe(true);
+    expect(asksView('What did Wendell paint?')).toBe(false);
   });
 });

@@ -17,7 +17,8 @@ import { DENSE_MOST, denseCue, textVector } from './dense.js';
 import { cueKind } from './kind-cue.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
-import { asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
+import { asksView, asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
+import { holdsAll, rareNames } from './rare-names.js';
 import { MAX_RELATED, personClasses, relatedWords } from './synonyms.js';
 import {
   BEFORE_LEVEL_WEIGHT,
@@ -366,14 +367,26 @@ export async function recall(
   // A few hits mean a small space or rare words: then names bring in memories too.
   if (named.length && found.hits.length < FEW_HITS) {
     found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: neighbourOnly, said });
+  } else {
+    // A name few memories say brings in memories too, as a rare word does (rare-names.ts).
+    const { hits: first, counts: firstCounts } = found;
+    const rare = rareNames(names, terms, lexemeLists, firstCounts, found.total).filter(
+      (lexeme) => !holdsAll(first, lexemes.indexOf(lexeme), firstCounts.get(lexeme)!),
+    );
+    if (rare.length) {
+      const scoring = new Set([...scoreOnly].filter((lexeme) => !rare.includes(lexeme)));
+      found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: scoring, said });
+    }
   }
   const { hits, total, counts } = found;
   if (!hits.length) return time ? recallSpan(db, scope, time, options, spanLexemes) : nothing;
 
   const when = asksWhen(question);
   const known = lexemes.map((lexeme) => counts.get(lexeme));
-  const span = time ? { start: time.start.getTime(), end: time.end.getTime(), lexemes: timeLexemes } : undefined;
-  const ranking = scoreHits(hits, total, words, lexemes.length, { names, when, time: span }, known);
+  const span = time
+    ? { start: time.start.getTime(), end: time.end.getTime(), lexemes: timeLexemes, words: timeWordsOf(words, lexemes, time, spanLexemes) }
+    : undefined;
+  const ranking = scoreHits(hits, total, words, lexemes.length, { names, when, time: span, view: asksView(question) }, known);
   if (questionVector) addDense(ranking, (ids, count) => copy!.similarities(ids, count, questionVector));
   // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
   const best = Math.min(RERANKED, ranking.length);
@@ -433,6 +446,42 @@ export function addDense(ranking: Ranking, similaritiesOf: (ids: Int32Array, cou
     score[place] = Math.min(1, score[place]! + cue);
   }
   order.subarray(0, count).sort(byScoreOf(ranking));
+}
+
+/**
+ * The question's words that name the time it asks about, by place in `words`: its month and
+ * year words, and the day's number when it names one day ("on 7 July 2023": "7", "july",
+ * "2023"). A memory said in that time counts them as its own words (scoreHits): the learner
+ * dates a memory only where its message said when, so what was said on the day ("Omar is off to
+ * dinner with friends.") lost those words to memories naming another day of the same month.
+ */
+export function timeWordsOf(
+  words: readonly QueryWord[],
+  lexemes: readonly string[],
+  time: QuestionTime,
+  spanLexemes: readonly string[],
+): number[] {
+  const oneDay = time.end.getTime() - time.start.getTime() <= DAY_MS;
+  const day = oneDay ? String(time.start.getUTCDate()) : null;
+  const namesTime = (lexeme: string) => spanLexemes.includes(lexeme) || lexeme === day;
+  return words.flatMap((word, index) =>
+    !word.name && word.own.length > 0 && word.own.every((at) => namesTime(lexemes[at]!)) ? [index] : [],
+  );
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The share of its score a memory keeps for being a speaker's remark about something other than
+ * themselves: REPORTED_WEIGHT, as such remarks hold the answer less often than other memories;
+ * but all of it when the question asks what someone says, thinks or feels of something
+ * (asksView), whose answer such a remark is ("Ana said the cabin looks cosy."), or asks when and
+ * the remark carries a date, which is the answer ("Omar said here is a photo from 3 May 2026.").
+ */
+export function reportedShare(flags: number, cues: { view?: boolean; when: boolean }): number {
+  if (!(flags & HIT_REPORTED)) return 1;
+  if (cues.view === true || (cues.when && flags & HIT_DATED)) return 1;
+  return REPORTED_WEIGHT;
 }
 
 /** Adds Postgres's cover-density rank (0..0.5 and more, saturating at 0.5) to the scores of the best `count` memories listed (all by default). */
@@ -692,7 +741,14 @@ export function scoreHits(
   total: number,
   words: QueryWord[],
   lexemeCount: number,
-  cues: { names: string[]; when: boolean; time?: { start: number; end: number; lexemes: number[] } },
+  cues: {
+    names: string[];
+    when: boolean;
+    /** The time asked about: its span, the lexemes of its month and year, and the question's words naming it (timeWordsOf). */
+    time?: { start: number; end: number; lexemes: number[]; words?: number[] };
+    /** Whether the question asks what someone says, thinks or feels (asksView). */
+    view?: boolean;
+  },
   /** Memories per lexeme where the hits do not show them all (lexemes that brought none in). */
   known: (number | undefined)[] = [],
 ): Ranking {
@@ -754,6 +810,7 @@ export function scoreHits(
         .filter(inAny),
       weight,
       judged: judged[index]!,
+      namesTime: cues.time?.words?.includes(index) === true,
     };
   });
   let newest = -Infinity;
@@ -786,9 +843,12 @@ export function scoreHits(
     const slotText = slot === -1 ? null : hits.texts[slot]!;
     let covered = 0;
     let ownWords = 0;
+    const said = hits.said[place]!;
+    const saidInTime = cues.time !== undefined && said >= cues.time.start && said < cues.time.end;
     for (let wordIndex = 0; wordIndex < scoring.length; wordIndex++) {
       const word = scoring[wordIndex]!;
-      let match = 0;
+      // Said in the time asked about: the words naming it are as good as said (timeWordsOf).
+      let match = saidInTime && word.namesTime ? 1 : 0;
       let saysOwn = false;
       for (let index = 0; index < word.own.length; index++) {
         const lexeme = word.own[index]!;
@@ -821,16 +881,14 @@ export function scoreHits(
     const created = hits.created[place]!;
     const recency = newest > oldest ? (created - oldest) / (newest - oldest) : 1;
     // Said in the span asked about, or saying its month and year in its own words.
-    const said = hits.said[place]!;
-    const inTime =
-      cues.time !== undefined && ((said >= cues.time.start && said < cues.time.end) || saysAll(hits, place, cues.time.lexemes));
+    const inTime = cues.time !== undefined && (saidInTime || saysAll(hits, place, cues.time.lexemes));
     const total =
       COVERAGE_WEIGHT * coverage +
       (named ? NAME_CUE : 0) +
       (cues.when && flags & HIT_DATED ? DATE_CUE : 0) +
       (inTime ? TIME_CUE : 0) +
       RECENCY_WEIGHT * recency;
-    score[place] = Math.min(1, total) * (flags & HIT_REPORTED ? REPORTED_WEIGHT : 1);
+    score[place] = Math.min(1, total) * reportedShare(flags, cues);
     direct[place] = judgedSum > 0 ? ownWords / judgedSum : 0;
     order[place] = place;
   }

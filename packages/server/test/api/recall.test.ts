@@ -95,6 +95,21 @@ describe('recall', () => {
     expect(named.body.memories.map((memory: { text: string }) => memory.text)).toEqual([expect.stringMatching(/Omar went/)]);
   });
 
+  it('lets a name few memories say bring in memories, as a rare word does', async () => {
+    const space = freshSpace();
+    // Over a hundred memories share the question's other word; one names Zelda without it.
+    const rowing = ['rowed', 'paddled', 'sailed', 'drifted', 'raced', 'fished'];
+    const places = Array.from(
+      { length: 110 },
+      (_, index) => `Omar ${rowing[index % rowing.length]} on the harbour with crew ${index + 1}.`,
+    );
+    await saveAndLearn(space, { text: [...places, 'Zelda sold her old bicycle to a neighbour.'].join(' ') });
+    const reply = await call('POST', '/v1/search', { body: { q: 'What did Zelda do on the harbour?', space, limit: 50 } });
+    const stored = await call('GET', `/v1/memories?limit=1&space=${encodeURIComponent(space)}`);
+    expect(stored.body.counts.all).toBeGreaterThan(100);
+    expect(reply.body.memories.map((memory: { text: string }) => memory.text)).toContainEqual(expect.stringMatching(/Zelda sold/));
+  });
+
   it('finds the places of a kind a question asks for by the class WordNet gives them', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
