@@ -464,3 +464,27 @@ export function restates(later: string, earlier: string): boolean {
   const earlierLower = earlier.toLowerCase();
   return !laterWords.some((word, index) => index > 0 && word.capital && !earlierLower.includes(word.text.toLowerCase()));
 }
+
+/**
+ * The thing a memory opens by pointing at ("This necklace is a gift from Ana's aunt." →
+ * "necklace", "These mugs Ana bought remind her of home." → "mugs"), for a "what" question that
+ * does not name it: the memory speaks of that thing, so it is what is asked for. Null when the
+ * memory does not open with "this / these / that / those" and a noun, or the question names that
+ * noun. Rule "the thing pointed at".
+ */
+export function pointedThing(question: string, text: string): string | null {
+  if (!/^\s*what\b/i.test(question)) return null;
+  const opening = /^\s*(?:this|these|that|those)\s+/iu.exec(text);
+  if (!opening) return null;
+  const terms = (nlp(text.slice(opening[0].length)).json() as { terms: Term[] }[]).flatMap((sentence) => sentence.terms);
+  const phrase: Term[] = [];
+  for (const term of terms) {
+    if (!term.tags.includes('Noun') || term.tags.includes('Pronoun') || /^\p{Lu}/u.test(term.text)) break;
+    phrase.push(term);
+    if (term.post.trim()) break;
+  }
+  if (!phrase.length) return null;
+  const { content } = questionKeys(question);
+  if (phrase.some((term) => content.has(stemmer(term.text.toLowerCase())))) return null;
+  return phrase.map((term) => term.text).join(' ');
+}

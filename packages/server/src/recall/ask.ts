@@ -8,6 +8,7 @@ import {
   namedInstance,
   nounPhrase,
   personNamed,
+  pointedThing,
   restates,
   titleAsked,
   trimSpan,
@@ -197,6 +198,7 @@ export function shortAnswer(question: string, memory: string): string | null {
     titleAsked(question, text) ??
     namedInstance(question, text) ??
     nounPhrase(question, text) ??
+    pointedThing(question, text) ??
     trimSpan(question, answerSpan(question, text)) ??
     newPart(question, text)
   );
