@@ -445,3 +445,46 @@ export function trimSpan(question: string, span: string | null): string | null {
   if (to < terms.length && !namesThing(cut)) return span;
   return cut;
 }
+
+/**
+ * Whether a later memory's span restates an earlier one's: it names every thing the earlier span
+ * names ("the violin now" and "the violin some day" both name the violin) and no name it does
+ * not, so it gives no second answer. False when the earlier span names nothing. Rule "a span that restates the answer".
+ */
+export function restates(later: string, earlier: string): boolean {
+  const terms = (nlp(earlier).json() as { terms: Term[] }[]).flatMap((sentence) => sentence.terms);
+  const things = terms
+    .filter((term) => term.tags.includes('Noun') && !term.tags.includes('Pronoun'))
+    .map((term) => stemmer(term.text.toLowerCase().replace(/['’]s$/u, '')));
+  if (!things.length) return false;
+  const laterWords = wordsOf(later);
+  const laterStems = new Set(laterWords.map((word) => stemmer(word.text.toLowerCase().replace(/['’]s$/u, ''))));
+  if (!things.every((stem) => laterStems.has(stem))) return false;
+  // A name the earlier span does not give is a second answer ("a blue floor" and "a Lindqvist floor").
+  const earlierLower = earlier.toLowerCase();
+  return !laterWords.some((word, index) => index > 0 && word.capital && !earlierLower.includes(word.text.toLowerCase()));
+}
+
+/**
+ * The thing a memory opens by pointing at ("This necklace is a gift from Ana's aunt." →
+ * "necklace", "These mugs Ana bought remind her of home." → "mugs"), for a "what" question that
+ * does not name it: the memory speaks of that thing, so it is what is asked for. Null when the
+ * memory does not open with "this / these / that / those" and a noun, or the question names that
+ * noun. Rule "the thing pointed at".
+ */
+export function pointedThing(question: string, text: string): string | null {
+  if (!/^\s*what\b/i.test(question)) return null;
+  const opening = /^\s*(?:this|these|that|those)\s+/iu.exec(text);
+  if (!opening) return null;
+  const terms = (nlp(text.slice(opening[0].length)).json() as { terms: Term[] }[]).flatMap((sentence) => sentence.terms);
+  const phrase: Term[] = [];
+  for (const term of terms) {
+    if (!term.tags.includes('Noun') || term.tags.includes('Pronoun') || /^\p{Lu}/u.test(term.text)) break;
+    phrase.push(term);
+    if (term.post.trim()) break;
+  }
+  if (!phrase.length) return null;
+  const { content } = questionKeys(question);
+  if (phrase.some((term) => content.has(stemmer(term.text.toLowerCase())))) return null;
+  return phrase.map((term) => term.text).join(' ');
+}

@@ -2,7 +2,18 @@ import { stemmer } from 'stemmer';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING, formatDay } from '../text/date-wording.js';
-import { answerSpan, askedWord, namedInstance, nounPhrase, personNamed, titleAsked, trimSpan, withoutDates } from './answer-span.js';
+import {
+  answerSpan,
+  askedWord,
+  namedInstance,
+  nounPhrase,
+  personNamed,
+  pointedThing,
+  restates,
+  titleAsked,
+  trimSpan,
+  withoutDates,
+} from './answer-span.js';
 import { asksWhen } from './query.js';
 import type { Recalled } from './search.js';
 import { SUPPORT_SHARE } from './weights.js';
@@ -187,6 +198,7 @@ export function shortAnswer(question: string, memory: string): string | null {
     titleAsked(question, text) ??
     namedInstance(question, text) ??
     nounPhrase(question, text) ??
+    pointedThing(question, text) ??
     trimSpan(question, answerSpan(question, text)) ??
     newPart(question, text)
   );
@@ -300,12 +312,14 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       used = used.filter((_, index) => parts[index] !== null);
       parts = parts.filter((part) => part !== null);
     }
-    // The same short answer from two memories is given once (rule "an answer is not repeated").
+    // The same short answer from two memories is given once (rule "an answer is not repeated"),
+    // and a later span that names only what the best one's names adds nothing (rule "a span that
+    // restates the answer").
     const given = new Set<string>();
-    const fresh = parts.map((part) => {
+    const fresh = parts.map((part, index) => {
       if (part === null) return true;
       const key = part.toLowerCase();
-      const isNew = !given.has(key);
+      const isNew = !given.has(key) && !(index > 0 && parts[0] !== null && restates(part, parts[0]!));
       given.add(key);
       return isNew;
     });
