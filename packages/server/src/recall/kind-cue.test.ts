@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { LexemeHit } from '../store/memory-repository.js';
 import { textVector } from './dense.js';
 import { addKindCue, closestToKind, severalAsked, textStems } from './kind-cue.js';
+import { lexemeHit } from './lexeme-hit.fixture.js';
 import { listed, rankingOf } from './search.js';
-
-const hit = (id: number, extra: Partial<LexemeHit> = {}): LexemeHit => ({
-  id,
-  kind: 'detail',
-  about: [],
-  passage: `src:${id}`,
-  slot: null,
-  dated: false,
-  reported: false,
-  created_at: 1_000,
-  said: 0,
-  levels: [],
-  ...extra,
-});
 
 describe('the kind cue (kind-cue.ts)', () => {
   it('reads the plural kind a question asks several of, and nothing else', () => {
@@ -49,9 +35,9 @@ describe('the kind cue (kind-cue.ts)', () => {
     // "What instruments does Ines play?": the memory saying "instruments" covers more of the
     // question's words; the one naming an instrument answers it.
     const ranking = rankingOf([
-      { hit: hit(1), score: 0.5, direct: 0.5 },
-      { hit: hit(2), score: 0.45, direct: 0.3 },
-      { hit: hit(3), score: 0.4, direct: 0.3 },
+      { hit: lexemeHit(1), score: 0.5, direct: 0.5 },
+      { hit: lexemeHit(2), score: 0.45, direct: 0.3 },
+      { hit: lexemeHit(3), score: 0.4, direct: 0.3 },
     ]);
     const stems = new Map<number, string[]>([
       [1, ['ine', 'time', 'instrument']],
@@ -67,8 +53,8 @@ describe('the kind cue (kind-cue.ts)', () => {
 
   it('looks only at the first memories listed', () => {
     const ranking = rankingOf([
-      { hit: hit(1), score: 0.5, direct: 0.5 },
-      { hit: hit(2), score: 0.45, direct: 0.3 },
+      { hit: lexemeHit(1), score: 0.5, direct: 0.5 },
+      { hit: lexemeHit(2), score: 0.45, direct: 0.3 },
     ]);
     addKindCue(ranking, textVector(['instrument'])!, ['instrument'], new Map([[2, ['cello']]]), 1);
     expect(ranking.score[1]).toBe(0.45);

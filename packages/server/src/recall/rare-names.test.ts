@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { columnsOf } from '../store/hit-columns.js';
-import type { LexemeHit } from '../store/memory-repository.js';
+import { lexemeHit } from './lexeme-hit.fixture.js';
 import { holdsAll, rareNames } from './rare-names.js';
-
-const hit = (id: number, levels: number[]): LexemeHit => ({
-  id,
-  kind: 'detail',
-  about: [],
-  passage: null,
-  slot: null,
-  dated: false,
-  reported: false,
-  created_at: 1_000,
-  said: 0,
-  levels,
-});
 
 describe('rareNames', () => {
   it('picks the names few memories say, never the names everyone in the space says, nor a month', () => {
@@ -35,7 +22,7 @@ describe('rareNames', () => {
 describe('holdsAll', () => {
   it('tells whether a search already found every memory saying a name, so that searching again finds nothing more', () => {
     // Lexeme 1 ("zelda") is in the second memory, at the level of what it answers.
-    const hits = columnsOf([hit(1, [3, 0]), hit(2, [3, 1])]);
+    const hits = columnsOf([lexemeHit(1, [3, 0]), lexemeHit(2, [3, 1])]);
     expect(holdsAll(hits, 1, 1)).toBe(true);
     expect(holdsAll(hits, 1, 2)).toBe(false);
     expect(holdsAll(hits, 5, 1)).toBe(false);

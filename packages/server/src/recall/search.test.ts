@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { columnsOf } from '../store/hit-columns.js';
 import type { LexemeHit } from '../store/memory-repository.js';
 import { denseCue } from './dense.js';
+import { lexemeHit } from './lexeme-hit.fixture.js';
 import { neighbourWords } from './neighbours.js';
 import { asksView, asksWhen, queryTerms, questionNames, questionTime } from './query.js';
 import type { QueryWord } from './search.js';
@@ -20,20 +21,7 @@ import {
   timeWordsOf,
 } from './search.js';
 
-/** A memory's match: `levels` per query lexeme (3 fact, 2 rest of its message, 1 message before, 0 none). */
-const hit = (id: number, levels: number[], extra: Partial<LexemeHit> = {}): LexemeHit => ({
-  id,
-  kind: 'detail',
-  about: [],
-  passage: `src:${id}`,
-  slot: null,
-  dated: false,
-  reported: false,
-  created_at: 1_000,
-  said: 0,
-  levels,
-  ...extra,
-});
+const hit = lexemeHit;
 /** Scores hits (as the columns a search gives) and lists them as objects, best first. */
 const scoreList = (hits: LexemeHit[], ...rest: Parameters<typeof scoreHits> extends [unknown, ...infer Rest] ? Rest : never) =>
   listed(scoreHits(columnsOf(hits), ...rest));
