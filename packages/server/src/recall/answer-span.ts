@@ -447,22 +447,25 @@ export function trimSpan(question: string, span: string | null): string | null {
 }
 
 /**
- * Whether a later memory's span restates an earlier one's: it names every thing the earlier span
- * names ("the violin now" and "the violin some day" both name the violin) and no name it does
- * not, so it gives no second answer. False when the earlier span names nothing. Rule "a span that restates the answer".
+ * Whether a later memory's span restates `earlier` (the best one's): it names every thing the
+ * earlier span names ("the violin now" and "the violin some day" both name the violin) and no name
+ * it does not, so it gives no second answer. Never when the earlier span names nothing. The earlier
+ * span is read once for all the later ones. Rule "a span that restates the answer".
  */
-export function restates(later: string, earlier: string): boolean {
+export function restating(earlier: string): (later: string) => boolean {
   const terms = (nlp(earlier).json() as { terms: Term[] }[]).flatMap((sentence) => sentence.terms);
   const things = terms
     .filter((term) => term.tags.includes('Noun') && !term.tags.includes('Pronoun'))
     .map((term) => stemmer(term.text.toLowerCase().replace(/['’]s$/u, '')));
-  if (!things.length) return false;
-  const laterWords = wordsOf(later);
-  const laterStems = new Set(laterWords.map((word) => stemmer(word.text.toLowerCase().replace(/['’]s$/u, ''))));
-  if (!things.every((stem) => laterStems.has(stem))) return false;
-  // A name the earlier span does not give is a second answer ("a blue floor" and "a Lindqvist floor").
+  if (!things.length) return () => false;
   const earlierLower = earlier.toLowerCase();
-  return !laterWords.some((word, index) => index > 0 && word.capital && !earlierLower.includes(word.text.toLowerCase()));
+  return (later) => {
+    const laterWords = wordsOf(later);
+    const laterStems = new Set(laterWords.map((word) => stemmer(word.text.toLowerCase().replace(/['’]s$/u, ''))));
+    if (!things.every((stem) => laterStems.has(stem))) return false;
+    // A name the earlier span does not give is a second answer ("a blue floor" and "a Lindqvist floor").
+    return !laterWords.some((word, index) => index > 0 && word.capital && !earlierLower.includes(word.text.toLowerCase()));
+  };
 }
 
 /**

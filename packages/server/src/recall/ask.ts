@@ -9,7 +9,7 @@ import {
   nounPhrase,
   personNamed,
   pointedThing,
-  restates,
+  restating,
   titleAsked,
   trimSpan,
   withoutDates,
@@ -316,10 +316,13 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     // and a later span that names only what the best one's names adds nothing (rule "a span that
     // restates the answer").
     const given = new Set<string>();
+    // The best span is read once, and only when a later span is to be compared with it.
+    let restatesBest: ((later: string) => boolean) | undefined;
     const fresh = parts.map((part, index) => {
       if (part === null) return true;
       const key = part.toLowerCase();
-      const isNew = !given.has(key) && !(index > 0 && parts[0] !== null && restates(part, parts[0]!));
+      if (index > 0) restatesBest ??= parts[0] ? restating(parts[0]) : () => false;
+      const isNew = !given.has(key) && !(index > 0 && restatesBest!(part));
       given.add(key);
       return isNew;
     });
