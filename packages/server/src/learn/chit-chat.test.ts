@@ -39,6 +39,32 @@ describe('chit-chat', () => {
     }
   });
 
+  it('reads "I see" and "I understand" with an object as a fact, alone or before a pause as talk', () => {
+    for (const sentence of [
+      'I see my physio every Tuesday.',
+      'I see them at least twice a month.',
+      'I understand Portuguese pretty well.',
+    ]) {
+      expect(isChitChat(content(sentence)), sentence).toBe(false);
+    }
+    for (const sentence of [
+      'I see.',
+      'I see what you mean!',
+      'I see, that explains it.',
+      'I understand how you feel.',
+      'I understand completely',
+    ]) {
+      expect(isChitChat(content(sentence)), sentence).toBe(true);
+    }
+  });
+
+  it('sets "Guess what" aside as an opener and keeps the news it announces', () => {
+    expect(content('Guess what - I adopted a kitten last week!')).toBe('I adopted a kitten last week!');
+    expect(content('You know what, Odile, I finally fixed the boat.')).toBe('I finally fixed the boat.');
+    expect(isChitChat(content('Guess what - I adopted a kitten last week!'))).toBe(false);
+    expect(isChitChat(content('Guess what!'))).toBe(true);
+  });
+
   it('sets aside openers, names used to address someone and trailing emoji', () => {
     expect(content('Hey Odile, I ran a race! 😀')).toBe('I ran a race!');
     expect(content('Yeah, I carved that oak bench last spring, Bea!')).toBe('I carved that oak bench last spring');

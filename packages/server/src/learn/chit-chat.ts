@@ -5,7 +5,7 @@
 
 /** Words that open a sentence without adding to it ("Wow, …", "Yeah, …", "Hey Bea, …"). */
 const interjection =
-  '(?:hey there|hi there|oh my god|oh my gosh|oh my|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
+  '(?:hey there|hi there|oh my god|oh my gosh|oh my|guess what|you know what|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
   'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
   'totally|absolutely|definitely|indeed|right|great|cool|awesome|nice|amazing|wonderful|thanks|thx|congrats|congratulations|gosh|man|dude|' +
   'honestly|anyway|anyways|btw|exactly|true|hehe|yay|woo+|sweet|perfect|agreed|same)';
@@ -76,10 +76,14 @@ const pleasantries = new RegExp(
       '(?:thanks|thank you|thank u|thx|ty|many thanks|much appreciated|appreciate (?:it|that|you|the|your))(?! to)\\b.*',
       "(?:no problem|no worries|of course|anytime|you'?re welcome|my pleasure|sure thing|good luck|best of luck|congrats|congratulations|well done|good job|great job|nice job|nice work|great work)\\b.*",
       "(?:keep it up|keep up the (?:\\w+ )?work|keep (?:on )?(?:going|shining|rocking|pushing)|you got this|you've got this|you can do (?:it|this)|go for it|don't give up|hang in there)\\b.*",
-      '(?:me too|me neither|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i see|i understand|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
+      '(?:me too|me neither|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
+      // Alone; as an opener ("Guess what - I got a puppy!") they are interjections, set aside before this test.
+      '(?:guess what|you know what)(?: then| now)*',
+      // "I see" and "I understand" alone or before a pause; with an object they tell something ("I see them every week").
+      "(?:i see|i understand)(?: (?:then|now|too|though|completely|totally|what you mean|what you're saying|why|how you feel|that|it))*(?:[,;:!…–—-].*)?",
       '(?:i )?hope (?:you|all|everything|it|that|things|your)\\b.*',
       '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|that makes sense|makes sense|tell me more)\\b.*',
-      "(?:let me know|take a look|check (?:it|this|that) out|look at this|guess what|you've got guts|you'?re right|you are right|you'?re so right|you said it)\\b.*",
+      "(?:let me know|take a look|check (?:it|this|that) out|look at this|you've got guts|you'?re right|you are right|you'?re so right|you said it)\\b.*",
       "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|that we)\\b.*",
       "(?:i'?m |i am )?(?:so |really |very )*sorry\\b.*",
       '(?:miss you|love you|bless you|xoxo|lol|haha|hugs)\\b.*',

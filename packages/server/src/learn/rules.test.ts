@@ -210,6 +210,8 @@ const INTERJECTIONS = [
   'oh my god',
   'oh my gosh',
   'oh my',
+  'guess what',
+  'you know what',
   'oh wow',
   'oh man',
   'oh no',
