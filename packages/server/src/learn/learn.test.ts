@@ -110,6 +110,12 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('reads a verb that opens a noun before "has" or "are" as the subject, not a command', () => {
+    expect(texts(conversation('Swim practice has been long and cold. Keep smiling!'))).toEqual([
+      'Priya said swim practice has been long and cold.',
+    ]);
+  });
+
   it('reads a label before the news as no command, and keeps its words', () => {
     expect(texts(conversation('Garden update: we planted three plum trees. Holiday change: we fly to Bergen instead.'))).toEqual([
       'Garden update: Priya and friends planted three plum trees.',

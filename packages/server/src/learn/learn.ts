@@ -317,10 +317,15 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   };
 }
 
-/** Whether a sentence opens with a bare verb, as commands do ("Keep going", "Check it out"). */
+/**
+ * Whether a sentence opens with a bare verb, as commands do ("Keep going", "Check it out"). A
+ * word that can be a verb but opens a noun before "is", "has" or "was" names the subject
+ * instead: "Dance practice has been fun", "Work trips are tiring".
+ */
 function isCommand(tokens: readonly Token[]): boolean {
-  const first = tokens.find((token) => token.text !== '');
+  const [first, second, third] = tokens.filter((token) => token.text !== '');
   if (first === undefined || first.normal === "let's" || first.normal === 'lets') return false;
+  if (second?.tags.has('Noun') && !second.tags.has('Pronoun') && (third?.tags.has('Auxiliary') || third?.tags.has('Copula'))) return false;
   const tags = first.tags;
   return (
     tags.has('Verb') &&
