@@ -363,10 +363,12 @@ export async function recall(
   const scoreOnly = new Set([...named, ...neighbourOnly]);
   // What was said in the time asked about comes in too, whatever its words.
   const said = time ? { start: time.start.getTime(), end: time.end.getTime() } : undefined;
-  let found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly, said });
+  // So are the memories in a slot the question asks the value of, whatever their words.
+  const slots = [...new Set(words.flatMap((word) => (word.attribute === undefined ? [] : [word.attribute])))];
+  let found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly, said, slots });
   // A few hits mean a small space or rare words: then names bring in memories too.
   if (named.length && found.hits.length < FEW_HITS) {
-    found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: neighbourOnly, said });
+    found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: neighbourOnly, said, slots });
   } else {
     // A name few memories say brings in memories too, as a rare word does (rare-names.ts).
     const { hits: first, counts: firstCounts } = found;
@@ -375,7 +377,7 @@ export async function recall(
     );
     if (rare.length) {
       const scoring = new Set([...scoreOnly].filter((lexeme) => !rare.includes(lexeme)));
-      found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: scoring, said });
+      found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: scoring, said, slots });
     }
   }
   const { hits, total, counts } = found;

@@ -3,7 +3,7 @@ import type { Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
 import { type Db, primaryOf } from './database.js';
 import { HIT_DATED as DATED, emptyColumns, type HitColumns, hitsOf, HIT_REPORTED as REPORTED } from './hit-columns.js';
-import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch, SAID_BROUGHT } from './memory-repository.js';
+import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch, SAID_BROUGHT, SLOTS_BROUGHT } from './memory-repository.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -599,6 +599,7 @@ export class SpaceIndex {
       });
     }
     if (options.said) this.bringSaid(options.said, kind, labels, hitOf, found);
+    if (options.slots?.length) this.bringSlots(options.slots, kind, labels, hitOf, found);
     // By id, as the store answers: each hit's id and place in one number, id * places + place
     // (exact in a double: ids are below 2^31, a copy holds far fewer than 2^21 memories), sorted
     // as numbers.
@@ -630,6 +631,32 @@ export class SpaceIndex {
       });
     }
     return { hits, total: places ? this.size : 0, counts };
+  }
+
+  /** Brings in the memories in a slot of the attributes asked about (see LexemeSearch.slots), the newest first, as the store does. */
+  private bringSlots(
+    attributes: readonly string[],
+    kind: number,
+    labels: [string, string][] | null,
+    hitOf: Int32Array,
+    found: number[],
+  ): void {
+    const endings = attributes.map((attribute) => `|${attribute}`);
+    const asked = new Map<number, boolean>();
+    const inSlots: number[] = [];
+    for (let position = 0; position < this.length; position++) {
+      const slot = this.slotAt[position]!;
+      if (slot === -1) continue;
+      let wanted = asked.get(slot);
+      if (wanted === undefined) {
+        const text = this.texts.values[slot]!;
+        wanted = endings.some((ending) => text.endsWith(ending));
+        asked.set(slot, wanted);
+      }
+      if (wanted && this.matches(position, kind, labels)) inSlots.push(position);
+    }
+    inSlots.sort((left, right) => this.saidAt[right]! - this.saidAt[left]! || this.idAt[right]! - this.idAt[left]!);
+    for (const position of inSlots.slice(0, SLOTS_BROUGHT)) if (hitOf[position] === 0) hitOf[position] = found.push(position);
   }
 
   /** Brings in the memories said in a span (see LexemeSearch.said), the newest first, as the store does. */

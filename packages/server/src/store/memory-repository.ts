@@ -517,10 +517,18 @@ export interface LexemeSearch {
    * "What did Omar do on 3 May 2024?" finds what he said that day without naming it.
    */
   said?: { start: number; end: number };
+  /**
+   * Slot attributes the question asks the value of ("work" for "Where does Omar work?"): the
+   * current memories in such a slot are brought in too, whatever their words (at most
+   * SLOTS_BROUGHT, the newest first), so that "Omar started at Halden on Monday" answers it.
+   */
+  slots?: readonly string[];
 }
 
 /** The most memories a span brings in besides those its question's words bring. */
 export const SAID_BROUGHT = 200;
+/** The most memories the slots a question asks about bring in besides those its words bring. */
+export const SLOTS_BROUGHT = 200;
 
 const quoteLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
@@ -557,10 +565,17 @@ export async function searchMemories(
           and m.date >= ${day(options.said.start)}::date and m.date < ${day(options.said.end)}::date
         order by m.date desc, m.id desc limit ${SAID_BROUGHT})`
     : sql``;
+  const inSlots = options.slots?.length
+    ? sql` or m.id in (select m.id from memories m
+        where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
+          and ${labelFilter(options.labels)}
+          and m.slot like any(${options.slots.map((attribute) => `%|${attribute}`)}::text[])
+        order by m.date desc, m.id desc limit ${SLOTS_BROUGHT})`
+    : sql``;
   const { rows } = await sql<HitRow & { counts?: number[] }>`
     select ${hitColumns} ${countsQuery}
     from memories m, cast(${any} as tsquery) query
-    where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and (m.tsv @@ query${saidIn})
+    where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)} and (m.tsv @@ query${saidIn}${inSlots})
       and ${labelFilter(options.labels)}`.execute(db);
   const counts = new Map(counted.map((lexeme, index) => [lexeme, rows[0]?.counts?.[index] ?? 0]));
   // One pass of one pattern over each tsvector's text finds every query lexeme in it.

@@ -72,6 +72,10 @@ const QUESTIONS: { words: string[]; options?: Partial<LexemeSearch> }[] = [
   { words: ['violin'], options: { said: { start: Date.UTC(2023, 4, 8), end: Date.UTC(2023, 4, 9) } } },
   { words: ['violin'], options: { kind: 'people', said: { start: Date.UTC(2023, 4, 1), end: Date.UTC(2023, 5, 1) } } },
   { words: ['violin'], options: { said: { start: Date.UTC(2024, 0, 1), end: Date.UTC(2024, 1, 1) } } },
+  // A slot asked about brings in the memories in it ("Maria moved to Lisbon…" for where she lives), or none when none is in it.
+  { words: ['violin'], options: { slots: ['home'] } },
+  { words: ['violin'], options: { kind: 'people', slots: ['home', 'work'] } },
+  { words: ['violin'], options: { slots: ['partner'] } },
 ];
 
 async function lexemesOfWords(space: string, words: string[]) {
@@ -103,6 +107,23 @@ describe('the in-process copy of a space index', () => {
       compared += fromStore.hits.length;
     }
     expect(compared).toBeGreaterThan(10);
+  });
+
+  it('brings in the memories in a slot asked about, in the copy as in the store', async () => {
+    const scope = scopeOf('maria');
+    const { version } = await lexemesAndVersion(store.db, scope, ['x']);
+    const copy = await new MemoryIndexCache().current(store.db, scope, version);
+    const lexemes = await lexemesOfWords('maria', ['violin']);
+    const slotted = await sql<{ id: number }>`select id from memories where space = 'maria' and slot like '%|home'`.execute(store.db);
+    expect(slotted.rows.length).toBe(1);
+    for (const found of [
+      await searchMemories(store.db, scope, { lexemes, kind: 'all', slots: ['home'] }),
+      copy!.search({ lexemes, kind: 'all', slots: ['home'] }),
+    ]) {
+      expect(found.hits.map((hit) => hit.id)).toContain(slotted.rows[0]!.id);
+    }
+    const without = await searchMemories(store.db, scope, { lexemes, kind: 'all' });
+    expect(without.hits.map((hit) => hit.id)).not.toContain(slotted.rows[0]!.id);
   });
 
   it('built in chunks, answers as one read whole', async () => {

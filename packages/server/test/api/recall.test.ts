@@ -63,6 +63,20 @@ describe('recall', () => {
     expect(reply.body.memories[0].text).toMatch(/painting/);
   });
 
+  it('finds the memory in the slot a question asks the value of, though it says none of its words', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', content: 'I started at Halvorsen Dental on Monday!', at: '2023-05-08T13:56:00Z' },
+        { role: 'user', content: 'The coffee machine at work broke again.', at: '2023-05-09T13:57:00Z' },
+      ],
+    });
+    const reply = await call('POST', '/v1/search', { body: { q: 'Where do I work?', space } });
+    const texts = reply.body.memories.map((memory: { text: string }) => memory.text);
+    expect(texts).toContain('The user started at Halvorsen Dental on Monday 8 May 2023.');
+    expect(texts).toHaveLength(2);
+  });
+
   it('lifts a memory naming one of the kind a question asks several of (the kind cue)', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
