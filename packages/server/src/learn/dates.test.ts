@@ -57,6 +57,15 @@ describe('resolveDates', () => {
   it('writes weekends, parts of days, vague spans and kept prepositions plainly', () => {
     expect(resolve('I went camping last weekend.', 'past')).toBe('I went camping on the weekend of 14 November 2026.');
     expect(resolve('We went camping over the weekend.', 'past')).toBe('We went camping on the weekend of 21 November 2026.');
+    // Told in the past on a weekday, "over the weekend" and "this weekend" are the weekend before; ahead, the one to come.
+    const friday = new Date('2026-11-20T15:00:00Z');
+    const onFriday = (sentence: string, tense: Tense) => applyEdits(sentence, resolveDates(sentence, friday, tense).edits);
+    expect(onFriday('We went camping over the weekend.', 'past')).toBe('We went camping on the weekend of 14 November 2026.');
+    expect(onFriday('I painted the shed this weekend.', 'past')).toBe('I painted the shed on the weekend of 14 November 2026.');
+    expect(onFriday('We are camping over the weekend.', 'present')).toBe('We are camping on the weekend of 21 November 2026.');
+    // "two weekends ago" counts back from the last weekend over (said on a Sunday: not this one).
+    expect(resolve('We hiked the ridge two weekends ago.', 'past')).toBe('We hiked the ridge on the weekend of 7 November 2026.');
+    expect(onFriday('Two weekends ago I repainted the gate.', 'past')).toBe('On the weekend of 7 November 2026 I repainted the gate.');
     // A weekend with no "the", "last" or "this" is no weekend in particular.
     expect(resolve('I had a quiet weekend.', 'past')).toBe('I had a quiet weekend.');
     expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');

@@ -64,6 +64,20 @@ export function resolveDates(sentence: string, reference: Date, tense: Tense): R
     const text = introduced ? season.name : `in ${season.name}`;
     edits.push({ start, end, text: start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text });
   }
+  // chrono reads no "two weekends ago": the weekend counted back from the last one.
+  for (const match of sentence.matchAll(weekendsAgo)) {
+    const start = match.index + match[0].indexOf(match[1]!);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const count = COUNTS[match[1]!.toLowerCase().replace(/\s+/g, ' ')]!;
+    const weekday = referenceDay.getUTCDay();
+    // The last weekend over: the Saturday before this week's (Monday to Friday), the one before this weekend's on one.
+    const lastSaturday = addDays(referenceDay, weekday === 6 ? -7 : weekday === 0 ? -8 : -(weekday + 1));
+    const day = addDays(lastSaturday, -7 * (count - 1));
+    days.push(day);
+    const text = `on the weekend of ${formatDay(day, false)}`;
+    edits.push({ start, end, text: start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text });
+  }
   // chrono leaves "on the 15th" alone; it means that day of the nearest month in the sentence's direction.
   for (const match of sentence.matchAll(dayOfMonth)) {
     const start = match.index + match[0].indexOf(match[1]!);
@@ -78,6 +92,10 @@ export function resolveDates(sentence: string, reference: Date, tense: Tense): R
   }
   return { edits, days };
 }
+
+/** Counts said in words before "weekends ago". */
+const COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, 'a couple of': 2, three: 3, four: 4, '2': 2, '3': 3, '4': 4 };
+const weekendsAgo = /(?:^|\s)(a|one|two|a couple of|three|four|[234])\s+weekends?\s+ago\b/gi;
 
 const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
 /** First month of each season (northern hemisphere; winter starts in December). */
@@ -224,6 +242,9 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     // chrono points "last weekend" at its Sunday and "this weekend" at its Saturday; name the Saturday.
     const weekday = chronoDay.getUTCDay();
     day = addDays(chronoDay, weekday === 0 ? -1 : weekday === 6 ? 0 : 6 - weekday);
+    // Told in the past ("We went camping over the weekend", "I painted this weekend" said on a
+    // Monday), a weekend chrono places ahead of the day it was said is the one before it.
+    if (tense === 'past' && day > referenceDay && !/\b(?:next|coming)\b/.test(lower)) day = addDays(day, -7);
     bare = `the weekend of ${formatDay(day, false)}`;
     own = 'on';
   } else if (/\bweeks?\b/.test(lower)) {

@@ -2301,7 +2301,7 @@ const DATE_SENTENCES = [
   'Ana painted the fence this afternoon.>on the afternoon of 20 November 2026',
   'Ana painted the fence this evening.>on the evening of 20 November 2026',
   'Ana painted the fence last night.>on the night of 19 November 2026',
-  'Ana painted the fence on the weekend.>on the weekend of 21 November 2026',
+  'Ana painted the fence on the weekend.>on the weekend of 14 November 2026',
   'Ana painted the fence two weeks ago.>in the week of 2 November 2026',
   'Ana painted the fence a few months ago.>a few months before 20 November 2026',
   'Ana painted the fence last year.>in 2025',
@@ -3012,9 +3012,9 @@ const rules: Rule[] = [
     reason: 'The rewrite takes in the preposition it replaces ("at the weekend") and a "this" the date makes redundant.',
     where: 'learn/dates.ts ownPrepositions',
     entries: [
-      'Ana rested at the weekend.>Ana rested on the weekend of 21 November 2026.',
-      'Ana rested over the weekend.>Ana rested on the weekend of 21 November 2026.',
-      'Ana rested during the weekend.>Ana rested on the weekend of 21 November 2026.',
+      'Ana rested at the weekend.>Ana rested on the weekend of 14 November 2026.',
+      'Ana rested over the weekend.>Ana rested on the weekend of 14 November 2026.',
+      'Ana rested during the weekend.>Ana rested on the weekend of 14 November 2026.',
       'Ana painted this past Friday.>Ana painted on Friday 13 November 2026.',
       'Ana met Bea at noon yesterday.>Ana met Bea on 19 November 2026.',
     ],
@@ -3022,7 +3022,7 @@ const rules: Rule[] = [
       const [sentence = '', written] = pair.split('>');
       return applyEdits(sentence, resolveDates(sentence, WRITTEN, 'past').edits) === written;
     },
-    counterExamples: ['Ana rested at the weekend.>Ana rested at on the weekend of 21 November 2026.'],
+    counterExamples: ['Ana rested at the weekend.>Ana rested at on the weekend of 14 November 2026.'],
   },
   {
     id: 'chit-chat.trailing-noise',

@@ -33,6 +33,27 @@ describe('answerOffline', () => {
       'When did Odile adopt a parrot?',
     );
     expect(ago.answer).toBe('Two weeks before 14 March 2024.');
+    // Written as the weekend or month it means, an "ago" is answered as said too.
+    const weekends = answerOffline(
+      said('Odile hiked the ridge on the weekend of 2 March 2024.', 'We hiked the ridge two weekends ago.'),
+      false,
+      'When did Odile hike the ridge?',
+    );
+    expect(weekends.answer).toBe('Two weekends before 14 March 2024.');
+    const months = answerOffline(
+      said('Odile sold her old car in December 2023.', 'I sold my old car three months ago.'),
+      false,
+      'When did Odile sell her car?',
+    );
+    expect(months.answer).toBe('Three months before 14 March 2024.');
+    // A question naming the unit it wants is answered with the written date.
+    expect(
+      answerOffline(
+        said('Odile sold her old car in December 2023.', 'I sold my old car three months ago.'),
+        false,
+        'What month did Odile sell her car?',
+      ).answer,
+    ).toBe('December 2023.');
     // The memory health check asks for the date the memory's text gives.
     const written = answerOffline(
       said('Odile repainted the shed in the week of 4 March 2024.', 'I repainted the shed last week.'),

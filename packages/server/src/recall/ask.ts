@@ -73,7 +73,8 @@ const RELATIVE_TIME = new RegExp(
  * that day ("last week" said on 14 March 2024 → "the week before 14 March 2024", "last Friday" → "the
  * Friday before 14 March 2024"): it keeps what the speaker said rather than the learner's guess at
  * which week or day was meant. Null unless the memory's own date (`written`) was resolved from it
- * ("the week of …" from "last week", a weekday from "last Friday", "… before …" from "ago").
+ * ("the week of …" from "last week", a weekday from "last Friday", "… before …", the week, weekend, month
+ * or year meant from "… ago").
  */
 export function anchoredTime(row: Pick<MemoryRow, 'sentence_text' | 'date'>, written: string): string | null {
   const said = RELATIVE_TIME.exec(row.sentence_text);
@@ -87,7 +88,10 @@ export function anchoredTime(row: Pick<MemoryRow, 'sentence_text' | 'date'>, wri
     if (weekday === -1) return resolved.includes(`the ${unit.toLowerCase()} of `) ? `the ${unit.toLowerCase()} before ${anchor}` : null;
     return resolved.includes(WEEKDAY_WORDS[weekday]!) ? `the ${WEEKDAY_NAMES[weekday]} before ${anchor}` : null;
   }
-  return resolved.includes(' before ') ? `${count!.toLowerCase()} ${counted!.toLowerCase()} before ${anchor}` : null;
+  // "two weeks ago" was written as the week it means ("the week of …"), "three months ago" as the month, "a few days ago" as "… before …".
+  const single = counted!.toLowerCase().replace(/s$/, '');
+  const fromIt = resolved.includes(' before ') || resolved.includes(`the ${single} of `) || single === 'month' || single === 'year';
+  return fromIt ? `${count!.toLowerCase()} ${counted!.toLowerCase()} before ${anchor}` : null;
 }
 
 /**
@@ -236,7 +240,9 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
       support.find((item) => DATE_WORDING.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_WORDING.test(item.row.text));
     const said = new Date(`${recalled[0]!.row.date}T00:00:00Z`);
     if (dated) {
-      answer = sentence(capitalise(whenAnswer(dated.row, options.asSaid ?? true)!));
+      // "What year…?" and "Which month…?" name the unit they want: the written date gives it.
+      const namesUnit = /\b(?:what|which)\s+(?:year|month|date|day)\b/i.test(question);
+      answer = sentence(capitalise(whenAnswer(dated.row, !namesUnit && (options.asSaid ?? true))!));
       used = [dated];
     } else if (!/^\s*how\b/i.test(question) && !Number.isNaN(said.getTime())) {
       // No memory dates it: the best one's own day (when it was said or written) is the nearest
