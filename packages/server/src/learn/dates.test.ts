@@ -66,6 +66,11 @@ describe('resolveDates', () => {
     // "two weekends ago" counts back from the last weekend over (said on a Sunday: not this one).
     expect(resolve('We hiked the ridge two weekends ago.', 'past')).toBe('We hiked the ridge on the weekend of 7 November 2026.');
     expect(onFriday('Two weekends ago I repainted the gate.', 'past')).toBe('On the weekend of 7 November 2026 I repainted the gate.');
+    // A part of a day after an article or a possessive is a thing had; words after it may still place it.
+    expect(resolve('We had an awesome night.', 'past')).toBe('We had an awesome night.');
+    expect(resolve('We had a lovely evening at the lake.', 'past')).toBe('We had a lovely evening at the lake.');
+    expect(resolve('We had a great night yesterday.', 'past')).toBe('We had a great night on 21 November 2026.');
+    expect(onFriday('I had a long morning on Tuesday.', 'past')).toBe('I had a long morning on Tuesday 17 November 2026.');
     // A weekend with no "the", "last" or "this" is no weekend in particular.
     expect(resolve('I had a quiet weekend.', 'past')).toBe('I had a quiet weekend.');
     expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');

@@ -43,7 +43,9 @@ export function resolveDates(sentence: string, reference: Date, tense: Tense): R
   const edits: Edit[] = [];
   const days: Date[] = [];
   const referenceDay = startOfDay(reference);
-  for (const result of chrono.casual.parse(sentence, { instant: reference, timezone: 0 })) {
+  for (const parsed of chrono.casual.parse(sentence, { instant: reference, timezone: 0 })) {
+    const result = withoutHeldDayPart(sentence, parsed, reference);
+    if (result === null) continue;
     const found = readResult(sentence, result, referenceDay, tense);
     if (found === null) continue;
     days.push(found.day);
@@ -96,6 +98,26 @@ export function resolveDates(sentence: string, reference: Date, tense: Tense): R
 /** Counts said in words before "weekends ago". */
 const COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, 'a couple of': 2, three: 3, four: 4, '2': 2, '3': 3, '4': 4 };
 const weekendsAgo = /(?:^|\s)(a|one|two|a couple of|three|four|[234])\s+weekends?\s+ago\b/gi;
+
+/** A part of a day after an article or a possessive and up to two words ("an awesome night", "our long morning"). */
+const heldDayPart = /^(?:morning|afternoon|evening|night)\b\s*/i;
+const heldBefore = /\b(?:a|an|my|our|his|her|their|your)\s+(?:[\p{L}-]+\s+){0,2}$/iu;
+
+/**
+ * "an awesome night", "a lovely morning": a part of a day had, not a time placed (chrono reads
+ * "night" as tonight). Null when that is all the match holds; when words after it place a day
+ * ("… night yesterday", "… morning on Friday"), chrono's reading of those words alone.
+ */
+function withoutHeldDayPart(sentence: string, result: chrono.ParsedResult, reference: Date): chrono.ParsedResult | null {
+  const part = heldDayPart.exec(result.text);
+  if (part === null || !heldBefore.test(sentence.slice(0, result.index))) return result;
+  const from = result.index + part[0].length;
+  const rest = chrono.casual.parse(sentence.slice(from, result.index + result.text.length), { instant: reference, timezone: 0 })[0];
+  if (rest === undefined) return null;
+  // The result's `index` is a plain field (read-only only in chrono's types): it counts from the whole sentence again.
+  (rest as { index: number }).index = rest.index + from;
+  return rest;
+}
 
 const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
 /** First month of each season (northern hemisphere; winter starts in December). */
@@ -188,6 +210,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   const lower = phrase.toLowerCase();
   // "a quiet weekend", "my weekend" name no weekend in particular; "the weekend" does.
   if (lower === 'weekend' && !/\bthe\s+$/i.test(sentence.slice(0, end - phrase.length))) return null;
+
   const tags = result.tags();
   if (tags.has('casualReference/now') || /^(?:right )?now$/.test(lower)) return null;
   if (!/\d/.test(phrase) && !relativeWords.test(phrase) && !weekdayWord.test(phrase)) {
