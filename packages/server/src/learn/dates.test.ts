@@ -71,6 +71,10 @@ describe('resolveDates', () => {
     expect(resolve('We had a lovely evening at the lake.', 'past')).toBe('We had a lovely evening at the lake.');
     expect(resolve('We had a great night yesterday.', 'past')).toBe('We had a great night on 21 November 2026.');
     expect(onFriday('I had a long morning on Tuesday.', 'past')).toBe('I had a long morning on Tuesday 17 November 2026.');
+    // "Tomorrow's going to be…" is "Tomorrow is…"; "Yesterday's party" stays a possessive.
+    expect(resolve("Tomorrow's going to be a long day.", 'future')).toBe('23 November 2026 is going to be a long day.');
+    expect(resolve("Yesterday's been rough.", 'past')).toBe('21 November 2026 has been rough.');
+    expect(resolve("Yesterday's party was loud.", 'past')).toBe("21 November 2026's party was loud.");
     // A weekend with no "the", "last" or "this" is no weekend in particular.
     expect(resolve('I had a quiet weekend.', 'past')).toBe('I had a quiet weekend.');
     expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');

@@ -311,8 +311,18 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     editStart = start;
     text = own === null || possessive || preposition !== null ? bare : `${own} ${bare}`;
   }
+  // "Tomorrow's going to be a blast": the "'s" is "is" (or "has"), which a written date cannot take.
+  const contracted =
+    /^['’]s(?=\s+(?:(been|got|gotten)|going|gonna|not|so|really|just|definitely|finally|the|a|an|my|our|here|when)\b)/i.exec(
+      sentence.slice(end),
+    );
+  let editEnd = end;
+  if (contracted !== null) {
+    text += contracted[1] === undefined ? ' is' : ' has';
+    editEnd = end + contracted[0].length;
+  }
   if (editStart === 0) text = text.charAt(0).toUpperCase() + text.slice(1);
-  return { day, edit: { start: editStart, end, text } };
+  return { day, edit: { start: editStart, end: editEnd, text } };
 }
 
 /** A bare weekday points to the nearest one in the sentence's direction; "last"/"next"/"this" are chrono's. */
