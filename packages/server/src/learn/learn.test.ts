@@ -101,6 +101,9 @@ describe('learnFromMessages', () => {
     const [fact] = conversation('Have you seen my new puppy, Rex?');
     expect(fact).toMatchObject({ text: 'Priya has a new puppy, Rex.', about: ['Priya', 'Rex'] });
     expect(texts(conversation('Did I tell you I got a job at Google?'))).toEqual(['Priya got a job at Google.']);
+    // The article agrees with the noun, not with a time or a phrase after it.
+    expect(texts(conversation('Want to see my drawings from the fair?'))).toEqual(['Priya has drawings from the fair.']);
+    expect(texts(conversation('Have you seen my collection of stamps?'))).toEqual(['Priya has a collection of stamps.']);
     expect(texts(conversation('Is it weird that I still love Star Wars?'))).toEqual(['Is it weird that Priya still loves Star Wars?']);
   });
 

@@ -34,7 +34,10 @@ export function rewriteQuestion(content: string): QuestionRewrite | null {
 
 /** "a" or "an" before a singular noun phrase, nothing before a plural or counted one. */
 export function articleFor(phrase: string): string {
-  const head = (phrase.split(',')[0] ?? '').trim();
+  // The noun phrase ends before a time or a preposition: "moves next Friday" is plural, "collection of stamps" singular.
+  const head = (phrase.split(',')[0] ?? '')
+    .replace(/\s+(?:next|last|this|tomorrow|today|tonight|yesterday|on|at|in|from|with|for|of|about|when|that|which)\b.*$/i, '')
+    .trim();
   const words = head.split(/\s+/);
   const first = words[0]?.toLowerCase() ?? '';
   const last = words[words.length - 1]?.toLowerCase() ?? '';
