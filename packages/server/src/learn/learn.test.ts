@@ -119,6 +119,10 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('writes a remark opening with a date as said, in lower case after "said"', () => {
+    expect(texts(conversation('Last night was amazing!'))).toEqual(['Priya said the night of 21 November 2026 was amazing.']);
+  });
+
   it('reads a label before the news as no command, and keeps its words', () => {
     expect(texts(conversation('Garden update: we planted three plum trees. Holiday change: we fly to Bergen instead.'))).toEqual([
       'Garden update: Priya and friends planted three plum trees.',

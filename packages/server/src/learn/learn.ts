@@ -281,7 +281,9 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   const reported = passage.attribute && !selfNamed && speaker !== null;
   if (reported) {
     const unchangedStart = factText.startsWith(contentText.split(/\s/)[0] ?? '');
-    factText = `${nameAt(speaker, true)} said ${unchangedStart ? lowerFirst(factText, tokenAt(content.start)) : factText}`;
+    // A date written at the start ("Last night was…" → "The night of 14 August 2023 was…") opens with a plain word.
+    const datedStart = !unchangedStart && /^(?:The|On|In)\s/.test(factText);
+    factText = `${nameAt(speaker, true)} said ${unchangedStart ? lowerFirst(factText, tokenAt(content.start)) : datedStart ? factText.charAt(0).toLowerCase() + factText.slice(1) : factText}`;
     selfNamed = true;
   }
   factText = finish(factText, keepQuestion);
