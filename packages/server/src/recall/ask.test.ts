@@ -15,44 +15,38 @@ describe('answerOffline', () => {
 
   it('answers "when" with a time said relative to its day as said, anchored to that day', () => {
     const said = (text: string, sentence: string) => [{ row: row(1, text, { sentence_text: sentence, date: '2024-03-14' }), score: 0.8 }];
-    const week = answerOffline(
-      said('Odile repainted the shed in the week of 4 March 2024.', 'I repainted the shed last week.'),
-      false,
-      'When did Odile repaint the shed?',
-    );
-    expect(week.answer).toBe('The week before 14 March 2024.');
-    const weekday = answerOffline(
-      said('On Tuesday 12 March 2024 Odile sold her old bike.', 'Last Tuesday I sold my old bike!'),
-      false,
-      'When did Odile sell her bike?',
-    );
-    expect(weekday.answer).toBe('The Tuesday before 14 March 2024.');
-    const ago = answerOffline(
-      said('Odile adopted a parrot two weeks before 14 March 2024.', 'I adopted a parrot two weeks ago.'),
-      false,
-      'When did Odile adopt a parrot?',
-    );
-    expect(ago.answer).toBe('Two weeks before 14 March 2024.');
+    const whenOf = (text: string, sentence: string, question: string) => answerOffline(said(text, sentence), false, question).answer;
+    expect(
+      whenOf(
+        'Odile repainted the shed in the week of 4 March 2024.',
+        'I repainted the shed last week.',
+        'When did Odile repaint the shed?',
+      ),
+    ).toBe('The week before 14 March 2024.');
+    expect(
+      whenOf('On Tuesday 12 March 2024 Odile sold her old bike.', 'Last Tuesday I sold my old bike!', 'When did Odile sell her bike?'),
+    ).toBe('The Tuesday before 14 March 2024.');
+    expect(
+      whenOf(
+        'Odile adopted a parrot two weeks before 14 March 2024.',
+        'I adopted a parrot two weeks ago.',
+        'When did Odile adopt a parrot?',
+      ),
+    ).toBe('Two weeks before 14 March 2024.');
     // Written as the weekend or month it means, an "ago" is answered as said too.
-    const weekends = answerOffline(
-      said('Odile hiked the ridge on the weekend of 2 March 2024.', 'We hiked the ridge two weekends ago.'),
-      false,
-      'When did Odile hike the ridge?',
+    expect(
+      whenOf(
+        'Odile hiked the ridge on the weekend of 2 March 2024.',
+        'We hiked the ridge two weekends ago.',
+        'When did Odile hike the ridge?',
+      ),
+    ).toBe('Two weekends before 14 March 2024.');
+    expect(whenOf('Odile sold her old car in December 2023.', 'I sold my old car three months ago.', 'When did Odile sell her car?')).toBe(
+      'Three months before 14 March 2024.',
     );
-    expect(weekends.answer).toBe('Two weekends before 14 March 2024.');
-    const months = answerOffline(
-      said('Odile sold her old car in December 2023.', 'I sold my old car three months ago.'),
-      false,
-      'When did Odile sell her car?',
-    );
-    expect(months.answer).toBe('Three months before 14 March 2024.');
     // A question naming the unit it wants is answered with the written date.
     expect(
-      answerOffline(
-        said('Odile sold her old car in December 2023.', 'I sold my old car three months ago.'),
-        false,
-        'What month did Odile sell her car?',
-      ).answer,
+      whenOf('Odile sold her old car in December 2023.', 'I sold my old car three months ago.', 'What month did Odile sell her car?'),
     ).toBe('December 2023.');
     // The memory health check asks for the date the memory's text gives.
     const written = answerOffline(
