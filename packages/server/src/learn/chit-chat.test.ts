@@ -58,6 +58,13 @@ describe('chit-chat', () => {
     }
   });
 
+  it('sets aside a name used to address someone before "you", with or without a comma', () => {
+    expect(content("No doubt, Odile you've got this.")).toBe("you've got this.");
+    expect(content('Odile your garden looks wild.')).toBe('your garden looks wild.');
+    // A name that is the subject stays: only the people talking are addressed.
+    expect(content('Marguerite you know from the bakery moved away.')).toBe('Marguerite you know from the bakery moved away.');
+  });
+
   it('sets "Guess what" aside as an opener and keeps the news it announces', () => {
     expect(content('Guess what - I adopted a kitten last week!')).toBe('I adopted a kitten last week!');
     expect(content('You know what, Odile, I finally fixed the boat.')).toBe('I finally fixed the boat.');

@@ -134,7 +134,8 @@ export function findContent(sentence: string, names: readonly string[], options:
       start += reaction[0].length;
       continue;
     }
-    const vocative = /^(\p{Lu}[\p{L}'’]*)\s*,\s*/u.exec(rest);
+    // "Bea, …", or "Bea you…" without the comma.
+    const vocative = /^(\p{Lu}[\p{L}'’]*)(?:\s*,\s*|\s+(?=[Yy]ou(?:r|['’](?:re|ve|ll|d))?\b))/u.exec(rest);
     if (vocative !== null && isName(vocative[1]!, names) && vocative[0].length < rest.length) {
       start += vocative[0].length;
       continue;
