@@ -65,6 +65,11 @@ describe('chit-chat', () => {
     expect(content('Marguerite you know from the bakery moved away.')).toBe('Marguerite you know from the bakery moved away.');
   });
 
+  it('reads a question about what the speaker said before as asking, not telling', () => {
+    expect(questionCarriesFact('Can you remind me what I said about the budget?')).toBe(false);
+    expect(questionCarriesFact('Have you seen my new kayak?')).toBe(true);
+  });
+
   it('sets "Guess what" aside as an opener and keeps the news it announces', () => {
     expect(content('Guess what - I adopted a kitten last week!')).toBe('I adopted a kitten last week!');
     expect(content('You know what, Odile, I finally fixed the boat.')).toBe('I finally fixed the boat.');

@@ -75,6 +75,14 @@ describe('resolveDates', () => {
     expect(resolve("Tomorrow's going to be a long day.", 'future')).toBe('23 November 2026 is going to be a long day.');
     expect(resolve("Yesterday's been rough.", 'past')).toBe('21 November 2026 has been rough.');
     expect(resolve("Yesterday's party was loud.", 'past')).toBe("21 November 2026's party was loud.");
+    // "for" a day names the day booked or bought for, ahead whatever the tense; "for three days" is a span.
+    expect(resolve('I booked flights for the 3rd of March.', 'past')).toBe('I booked flights for 3 March 2027.');
+    expect(resolve('I got a cake for Friday.', 'past')).toBe('I got a cake for Friday 27 November 2026.');
+    expect(resolve('I have been sick for three days.', 'present')).toBe('I have been sick for three days.');
+    // A comma chrono takes in after the date stays in the sentence.
+    expect(resolve('My aunt is visiting over the weekend, she lives in Ghent.', 'present')).toBe(
+      'My aunt is visiting on the weekend of 21 November 2026, she lives in Ghent.',
+    );
     // A weekend with no "the", "last" or "this" is no weekend in particular.
     expect(resolve('I had a quiet weekend.', 'past')).toBe('I had a quiet weekend.');
     expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');

@@ -165,8 +165,10 @@ interface Found {
 
 function readResult(sentence: string, result: chrono.ParsedResult, referenceDay: Date, tense: Tense): Found | null {
   let start = result.index;
-  const end = result.index + result.text.length;
-  let phrase = result.text;
+  // chrono takes a comma after some dates into the match ("over the weekend, she…"): it stays in the sentence.
+  const matched = result.text.replace(/[\s,;:]+$/u, '');
+  const end = result.index + matched.length;
+  let phrase = matched;
   let preposition: string | null = null;
   let prepositionStart = start;
 
@@ -202,7 +204,14 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
       prepositionStart = start - outer[0].length + outer[0].indexOf(outerWord);
     }
   }
-  if (preposition !== null && rejectingWords.has(preposition)) return null;
+  // "for three days" is a span, but "for the 3rd of May" and "for Friday" name a day (a booking's, a deadline's).
+  const forADay =
+    preposition === 'for' &&
+    !/\b(?:past|last|next|few|couple|several|days|weeks|months|years)\b/i.test(phrase) &&
+    (result.start.isCertain('day') || result.start.isCertain('weekday'));
+  if (preposition !== null && rejectingWords.has(preposition) && !forADay) return null;
+  // What is booked or bought for a day is ahead of it, whatever the tense ("I booked flights for the 3rd of May").
+  if (forADay) tense = 'future';
   // "after three years", "after two months of searching": a span counted from something the
   // sentence tells (being vegetarian, the search), not a date counted from when it was said.
   if (preposition === 'after' && spanOnly.test(phrase)) return null;

@@ -2375,7 +2375,7 @@ const DATE_SENTENCES = [
   'Ana swam to Friday.>Friday 20 November 2026',
   'Ana swam through Friday.>Friday 20 November 2026',
   'Ana swam of Friday.>Friday 20 November 2026',
-  'Ana swam for Friday.>',
+  'Ana swam for the past two weeks.>',
   'Ana swam every Friday.>',
   'Ana swam each Friday.>',
   'Ana swam within Friday.>',
