@@ -10,6 +10,17 @@ const futureMarkers =
  */
 export function detectTense(text: string, tokens: readonly Token[]): Tense {
   if (futureMarkers.test(text)) return 'future';
-  const past = tokens.some((token) => token.tags.has('PastTense') && token.tags.has('Verb') && !token.tags.has('Adjective'));
+  const words = tokens.filter((token) => token.text !== '' || token.implied !== null);
+  const past = words.some(
+    (token, index) =>
+      token.tags.has('PastTense') &&
+      token.tags.has('Verb') &&
+      !token.tags.has('Adjective') &&
+      // A participle after a present "be" or "get" is no past: "We are getting married in September".
+      !PRESENT_BE_OR_GET.has((words[index - 1]?.implied ?? words[index - 1]?.normal ?? '').toLowerCase()),
+  );
   return past ? 'past' : 'present';
 }
+
+/** Present forms of "be" and "get" that a participle may follow without making the sentence past. */
+const PRESENT_BE_OR_GET = new Set(['am', 'is', 'are', 'be', 'being', 'get', 'gets', 'getting']);
