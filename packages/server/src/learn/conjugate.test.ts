@@ -16,6 +16,11 @@ describe('thirdPerson', () => {
     ]);
   });
 
+  it('puts present verbs ending in "ed" in the third person too, not taking them for past tenses', () => {
+    expect(['need', 'feed', 'succeed'].map((verb) => thirdPerson(verb))).toEqual(['needs', 'feeds', 'succeeds']);
+    expect(thirdPerson('painted')).toBeNull();
+  });
+
   it('leaves modal verbs and past tenses as they are', () => {
     expect(['can', 'would', 'must', 'was', 'went', 'loved', 'had'].map((verb) => thirdPerson(verb))).toEqual([
       null,

@@ -116,6 +116,9 @@ const unchanged = new Set([
  */
 const sameInPast = new Set(['read', 'put', 'cut', 'hit', 'set', 'let', 'quit', 'shut', 'hurt', 'cost', 'spread', 'bet', 'split', 'upset']);
 
+/** Present verbs that end in "ed" as past tenses do ("I need a break" → "needs"). */
+const presentInEd = new Set(['need', 'feed', 'bleed', 'speed', 'breed', 'proceed', 'succeed', 'exceed', 'heed', 'shed', 'wed']);
+
 /** Verbs compromise sometimes tags as something else after "you" ("you like it"). */
 const commonVerbs = new Set([
   'like',
@@ -154,7 +157,8 @@ export function thirdPerson(word: string, context: VerbContext = {}): string | n
   else if (unchanged.has(lower)) result = null;
   else if (context.past === true && sameInPast.has(lower)) result = null;
   else if (tags !== undefined && tags.size > 0 && !isPresentVerb(tags) && !commonVerbs.has(lower)) result = null;
-  else if (tags === undefined || tags.size === 0 ? /ed$/.test(lower) || !/^[a-z]+$/.test(lower) : false) result = null;
+  else if (tags === undefined || tags.size === 0 ? (/ed$/.test(lower) && !presentInEd.has(lower)) || !/^[a-z]+$/.test(lower) : false)
+    result = null;
   else result = addS(lower);
   if (result === null) return null;
   if (/[’]/.test(word)) result = result.replace(/'/g, '’');
