@@ -39,14 +39,16 @@ const rejectingWords = new Set(['for', 'every', 'each', 'within']);
  * when it has a digit, a relative word, a full weekday name, or a capitalised month name after
  * a preposition.
  */
-export function resolveDates(sentence: string, reference: Date, tense: Tense): ResolvedDates {
+export function resolveDates(sentence: string, reference: Date, tenseOf: Tense | ((at: number) => Tense)): ResolvedDates {
+  /** The tense that decides the direction of a date said at `at` (the sentence's, or its clause's). */
+  const tenseAt = (at: number): Tense => (typeof tenseOf === 'function' ? tenseOf(at) : tenseOf);
   const edits: Edit[] = [];
   const days: Date[] = [];
   const referenceDay = startOfDay(reference);
   for (const parsed of chrono.casual.parse(sentence, { instant: reference, timezone: 0 })) {
     const result = withoutHeldDayPart(sentence, parsed, reference);
     if (result === null) continue;
-    const found = readResult(sentence, result, referenceDay, tense);
+    const found = readResult(sentence, result, referenceDay, tenseAt(result.index));
     if (found === null) continue;
     days.push(found.day);
     if (found.edit !== null) edits.push(found.edit);
@@ -85,7 +87,7 @@ export function resolveDates(sentence: string, reference: Date, tense: Tense): R
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
-    const day = pickMonth(referenceDay, Number(match[2]), tense);
+    const day = pickMonth(referenceDay, Number(match[2]), tenseAt(match.index));
     if (day === null) continue;
     days.push(day);
     const preposition = match[1]!.toLowerCase();

@@ -119,6 +119,15 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('points a date back or ahead by the tense of its own clause', () => {
+    expect(texts(conversation('The offer came through, I start on the 30th.'))).toEqual([
+      'The offer came through, Priya starts on 30 November 2026.',
+    ]);
+    expect(texts(conversation('I start at the bakery soon, the contract arrived on the 10th.'))).toEqual([
+      'Priya starts at the bakery soon, the contract arrived on 10 November 2026.',
+    ]);
+  });
+
   it('writes a remark opening with a date as said, in lower case after "said"', () => {
     expect(texts(conversation('Last night was amazing!'))).toEqual(['Priya said the night of 21 November 2026 was amazing.']);
   });

@@ -5,7 +5,7 @@ import { tokenize, tokensWithin } from '../text/tokens.js';
 import type { Content } from './chit-chat.js';
 import { findContent, isChitChat, isQuestion, labelEnd, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
-import { resolveDates, startOfDay } from './dates.js';
+import { resolveDates, startOfDay, type Tense } from './dates.js';
 import { applyEdits } from './edit.js';
 import { factFingerprint } from './fingerprint.js';
 import { isLasting } from './lasting.js';
@@ -238,7 +238,15 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   const tense = detectTense(contentText, contentTokens);
 
   const edits: Edit[] = [];
-  const dates = resolveDates(sentence, passage.reference, tense);
+  // A date points back or ahead by the tense of its own clause: "The offer came through, I start on the 20th."
+  const tenseAt = (at: number): Tense => {
+    const clauseStart = Math.max(content.start, lastBreakBefore(sentence, at));
+    const clauseEnd = Math.min(content.end, nextBreakAfter(sentence, at));
+    const clauseTokens = tokensWithin(tokens, segment.start + clauseStart, segment.start + clauseEnd);
+    if (!clauseTokens.some((token) => token.tags.has('Verb'))) return tense;
+    return detectTense(sentence.slice(clauseStart, clauseEnd), clauseTokens);
+  };
+  const dates = resolveDates(sentence, passage.reference, tenseAt);
   edits.push(...dates.edits);
   const resolved = resolvePersons(sentence, passage.persons, { tokenAt, past: tense === 'past', surroundings: passage.text });
   edits.push(...resolved.edits);
@@ -337,6 +345,24 @@ function isCommand(tokens: readonly Token[]): boolean {
     !tags.has('Auxiliary') &&
     !tags.has('Modal')
   );
+}
+
+/** Punctuation that ends a clause within a sentence. */
+const CLAUSE_BREAK = /[,;:–—]/g;
+
+/** Where the clause holding `at` starts: after the last clause break before it, or 0. */
+function lastBreakBefore(sentence: string, at: number): number {
+  let start = 0;
+  for (const match of sentence.slice(0, at).matchAll(CLAUSE_BREAK)) start = match.index + 1;
+  return start;
+}
+
+/** Where the clause holding `at` ends: at the next clause break after it, or the sentence's end. */
+function nextBreakAfter(sentence: string, at: number): number {
+  CLAUSE_BREAK.lastIndex = at;
+  const found = CLAUSE_BREAK.exec(sentence);
+  CLAUSE_BREAK.lastIndex = 0;
+  return found === null ? sentence.length : found.index;
 }
 
 /** The text of sentence[start, end) with the edits that fall inside it applied. */
