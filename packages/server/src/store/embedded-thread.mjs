@@ -8,6 +8,7 @@
  * (scripts/copy-assets.mjs): a Worker loads it as it is, from the sources (tests) or the build.
  * Its messages are typed in store/embedded-store.ts (ThreadOptions, ThreadRequest, ThreadReply).
  */
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -18,7 +19,20 @@ const STREAM_BYTES = 64 * 1024;
 /** @type {{ dataDir: string; sharedBuffers?: string }} */
 const options = workerData;
 const send = (reply, transfer = []) => port.postMessage(reply, transfer);
+/** V8 flags set before PGlite compiles its WebAssembly (below). */
+const WASM_FLAGS = ['--wasm-lazy-compilation', '--no-liftoff'];
 const message = (error) => (error instanceof Error ? (error.stack ?? error.message) : String(error));
+
+// PGlite's WebAssembly is compiled function by function when first called, straight with V8's
+// optimising compiler (TurboFan), on this thread. By default V8 compiles them with its baseline
+// compiler (Liftoff) first and then recompiles the functions that run often with TurboFan on its
+// background threads: a large Postgres function takes tens of MB of compiler memory there, and
+// glibc's malloc keeps what each of those threads freed (some 60 to 80 MB of the idle process).
+// Compiled here, that memory is one thread's, reused from one function to the next; the code is
+// the optimised code from the first call (learning and search as fast or faster), for about a
+// second more at start. The flags are V8's, so they hold for the whole process, set before PGlite
+// compiles (docs/benchmarks.md, "Memory: PGlite's WebAssembly compiled on the store's thread").
+for (const flag of WASM_FLAGS) setFlagsFromString(flag);
 
 let lite;
 try {
