@@ -83,6 +83,10 @@ describe('resolveDates', () => {
     expect(resolve('My aunt is visiting over the weekend, she lives in Ghent.', 'present')).toBe(
       'My aunt is visiting on the weekend of 21 November 2026, she lives in Ghent.',
     );
+    // A time of day said with the day stays with it; a count after a comma is no day of the month.
+    expect(resolve('The recital is on Friday at 7pm.', 'present')).toBe('The recital is on Friday 27 November 2026 at 7pm.');
+    expect(resolve('Lunch is tomorrow at noon.', 'present')).toBe('Lunch is on 23 November 2026 at noon.');
+    expect(resolve("I'm hosting the dinner this year, 14 guests.", 'present')).toBe("I'm hosting the dinner in 2026, 14 guests.");
     // A weekend with no "the", "last" or "this" is no weekend in particular.
     expect(resolve('I had a quiet weekend.', 'past')).toBe('I had a quiet weekend.');
     expect(resolve('I ran this morning.', 'past')).toBe('I ran on the morning of 22 November 2026.');

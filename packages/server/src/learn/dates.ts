@@ -46,7 +46,8 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   const days: Date[] = [];
   const referenceDay = startOfDay(reference);
   for (const parsed of chrono.casual.parse(sentence, { instant: reference, timezone: 0 })) {
-    const result = withoutHeldDayPart(sentence, parsed, reference);
+    const held = withoutHeldDayPart(sentence, parsed, reference);
+    const result = held === null ? null : withoutCountAfterComma(sentence, held, reference);
     if (result === null) continue;
     const found = readResult(sentence, result, referenceDay, tenseAt(result.index));
     if (found === null) continue;
@@ -97,6 +98,10 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   return { edits, days };
 }
 
+/** A time of day in a date's words: "at 7pm", "at 6", "around 10:30", "7 pm", "at noon". */
+const CLOCK =
+  /\b(?:at|around|by)\s+(?:noon|midnight)\b|(?:\b(?:at|around|by|from)\s+)?\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)?(?![\d/.:-]|\s*(?:st|nd|rd|th)\b)(?=\s|$)/i;
+
 /** Counts said in words before "weekends ago". */
 const COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, 'a couple of': 2, three: 3, four: 4, '2': 2, '3': 3, '4': 4 };
 const weekendsAgo = /(?:^|\s)(a|one|two|a couple of|three|four|[234])\s+weekends?\s+ago\b/gi;
@@ -118,6 +123,19 @@ function withoutHeldDayPart(sentence: string, result: chrono.ParsedResult, refer
   if (rest === undefined) return null;
   // The result's `index` is a plain field (read-only only in chrono's types): it counts from the whole sentence again.
   (rest as { index: number }).index = rest.index + from;
+  return rest;
+}
+
+/**
+ * chrono reads a number after a comma as the day of the date before it ("hosting Christmas this
+ * year, 11 people" → the 11th): the match is read again without it. Null when nothing is left.
+ */
+function withoutCountAfterComma(sentence: string, result: chrono.ParsedResult, reference: Date): chrono.ParsedResult | null {
+  const counted = /,\s*\d{1,3}$/.exec(result.text);
+  if (counted === null) return result;
+  const rest = chrono.casual.parse(sentence.slice(result.index, result.index + counted.index), { instant: reference, timezone: 0 })[0];
+  if (rest === undefined) return null;
+  (rest as { index: number }).index = rest.index + result.index;
   return rest;
 }
 
@@ -307,6 +325,9 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     return null;
   }
 
+  // A time of day said with the day stays with it ("on Friday at 7pm" → "on Friday 5 December 2025 at 7pm").
+  const clock = components.isCertain('hour') ? CLOCK.exec(phrase) : null;
+  if (clock !== null && partOfDay === null) bare += ` ${clock[0].trim()}`;
   // A possessive ("last year's trip") or a subject ("Yesterday was crazy") takes the date bare.
   const possessive =
     /^['’]s\b/.test(sentence.slice(end)) ||

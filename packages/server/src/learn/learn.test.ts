@@ -119,6 +119,10 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('fills in the speaker before "got back", which the tagger reads as an auxiliary', () => {
+    expect(texts(conversation('Just got back from Tromsø!'))).toEqual(['Priya just got back from Tromsø.']);
+  });
+
   it('points a date back or ahead by the tense of its own clause', () => {
     expect(texts(conversation('The offer came through, I start on the 30th.'))).toEqual([
       'The offer came through, Priya starts on 30 November 2026.',

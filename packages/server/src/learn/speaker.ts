@@ -687,7 +687,8 @@ export function fillDroppedSubject(
     if (hasOwnVerb(words, index + 1, contentStart, context)) return null;
     return subjectBefore(thirdPerson(verb.lower) ?? verb.lower);
   }
-  const past = tags !== undefined && tags.has('PastTense') && !tags.has('Adjective') && !tags.has('Participle');
+  // "Just got back from Oslo": the tagger reads "got" before "back" as an auxiliary, but it is the past.
+  const past = verb.lower === 'got' || (tags !== undefined && tags.has('PastTense') && !tags.has('Adjective') && !tags.has('Participle'));
   if (past) return [{ ...at(first), text: `${name} ${lowerFirst}` }];
   return null;
 }
