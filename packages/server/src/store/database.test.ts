@@ -10,6 +10,15 @@ import { DataDirLockedError } from './data-dir-lock.js';
 import { EMBEDDED_YOUNG_GENERATION_MB, openStore, PriorityGate, type Store } from './database.js';
 import { embeddedThreadOf } from './embedded-store.js';
 
+/** Runs an ES module `script` in a fresh Node process (with `nodeFlags`) from the package's directory, the sources loaded by tsx; its standard output. */
+async function runModule(script: string, nodeFlags: string[] = []): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [...nodeFlags, '--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout;
+}
+
 describe('the priority gate', () => {
   it('hands the connection to waiting urgent callers before background ones, each kind in order', async () => {
     const gate = new PriorityGate();
@@ -138,11 +147,7 @@ describe('the embedded store', () => {
       await thread.waitReady;
       await thread.run(protocol.serialize.query('select 1'), () => {});
       await thread.close();`;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--trace-wasm-compilation-times', '--import', 'tsx', '--input-type=module', '-e', script],
-      { cwd: fileURLToPath(new URL('../..', import.meta.url)), maxBuffer: 64 * 1024 * 1024 },
-    );
+    const stdout = await runModule(script, ['--trace-wasm-compilation-times']);
     const modules = new Map<string, { functions: number; liftoff: number; turbofan: number }>();
     for (const [, module, tier] of stdout.matchAll(/^Compiled function (\S+)#\d+ using (\w+)/gm)) {
       const seen = modules.get(module!) ?? { functions: 0, liftoff: 0, turbofan: 0 };
@@ -310,10 +315,7 @@ describe("the embedded store's thread stopping", () => {
       const statement = thread.run(protocol.serialize.query('select pg_sleep(0.3)'), () => {});
       await Promise.all([statement, thread.close()]);
       console.log('closed');`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    });
-    expect(stdout.trim()).toBe('closed');
+    expect((await runModule(script)).trim()).toBe('closed');
   }, 60_000);
 
   it('opens in a process started with V8 flags, which a thread refuses in a list of its own', async () => {
@@ -327,11 +329,6 @@ describe("the embedded store's thread stopping", () => {
       const { getHeapSpaceStatistics } = await import('node:v8');
       const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
       console.log('opened', young.space_size <= 8 * 1024 * 1024);`;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--max-semi-space-size=4', '--stack-size=900', '--import', 'tsx', '--input-type=module', '-e', script],
-      { cwd: fileURLToPath(new URL('../..', import.meta.url)) },
-    );
-    expect(stdout.trim()).toBe('opened true');
+    expect((await runModule(script, ['--max-semi-space-size=4', '--stack-size=900'])).trim()).toBe('opened true');
   }, 60_000);
 });
