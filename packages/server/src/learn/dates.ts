@@ -67,7 +67,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
       /\b(?:since|until|till|before|after|from|of|by|during|through)\s+$/i.test(before) ||
       /^\s+(?:will|is|was|has|had|seems|seemed|looks|looked|feels|felt)\b/i.test(sentence.slice(end));
     const text = introduced ? season.name : `in ${season.name}`;
-    edits.push({ start, end, text: start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text });
+    edits.push({ start, end, text: openingAt(text, start) });
   }
   // chrono reads no "two weekends ago": the weekend counted back from the last one.
   for (const match of sentence.matchAll(weekendsAgo)) {
@@ -81,7 +81,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     const day = addDays(lastSaturday, -7 * (count - 1));
     days.push(day);
     const text = `on the weekend of ${formatDay(day, false)}`;
-    edits.push({ start, end, text: start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text });
+    edits.push({ start, end, text: openingAt(text, start) });
   }
   // chrono leaves "on the 15th" alone; it means that day of the nearest month in the sentence's direction.
   for (const match of sentence.matchAll(dayOfMonth)) {
@@ -93,7 +93,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     days.push(day);
     const preposition = match[1]!.toLowerCase();
     const text = preposition === 'on' ? `on ${formatDay(day, false)}` : `${match[1]} ${formatDay(day, false)}`;
-    edits.push({ start, end, text: start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text });
+    edits.push({ start, end, text: openingAt(text, start) });
   }
   return { edits, days };
 }
@@ -118,12 +118,7 @@ const heldBefore = /\b(?:a|an|my|our|his|her|their|your)\s+(?:[\p{L}-]+\s+){0,2}
 function withoutHeldDayPart(sentence: string, result: chrono.ParsedResult, reference: Date): chrono.ParsedResult | null {
   const part = heldDayPart.exec(result.text);
   if (part === null || !heldBefore.test(sentence.slice(0, result.index))) return result;
-  const from = result.index + part[0].length;
-  const rest = chrono.casual.parse(sentence.slice(from, result.index + result.text.length), { instant: reference, timezone: 0 })[0];
-  if (rest === undefined) return null;
-  // The result's `index` is a plain field (read-only only in chrono's types): it counts from the whole sentence again.
-  (rest as { index: number }).index = rest.index + from;
-  return rest;
+  return readAgain(sentence, result.index + part[0].length, result.index + result.text.length, reference);
 }
 
 /**
@@ -133,10 +128,21 @@ function withoutHeldDayPart(sentence: string, result: chrono.ParsedResult, refer
 function withoutCountAfterComma(sentence: string, result: chrono.ParsedResult, reference: Date): chrono.ParsedResult | null {
   const counted = /,\s*\d{1,3}$/.exec(result.text);
   if (counted === null) return result;
-  const rest = chrono.casual.parse(sentence.slice(result.index, result.index + counted.index), { instant: reference, timezone: 0 })[0];
-  if (rest === undefined) return null;
-  (rest as { index: number }).index = rest.index + result.index;
-  return rest;
+  return readAgain(sentence, result.index, result.index + counted.index, reference);
+}
+
+/** chrono's first reading of sentence[from, to), its `index` counted from the whole sentence; null when it finds none. */
+function readAgain(sentence: string, from: number, to: number, reference: Date): chrono.ParsedResult | null {
+  const result = chrono.casual.parse(sentence.slice(from, to), { instant: reference, timezone: 0 })[0];
+  if (result === undefined) return null;
+  // The result's `index` is a plain field (read-only only in chrono's types).
+  (result as { index: number }).index = result.index + from;
+  return result;
+}
+
+/** `text` with a capital when it opens the sentence (`start` 0). */
+function openingAt(text: string, start: number): string {
+  return start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
 const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
@@ -353,8 +359,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     text += contracted[1] === undefined ? ' is' : ' has';
     editEnd = end + contracted[0].length;
   }
-  if (editStart === 0) text = text.charAt(0).toUpperCase() + text.slice(1);
-  return { day, edit: { start: editStart, end: editEnd, text } };
+  return { day, edit: { start: editStart, end: editEnd, text: openingAt(text, editStart) } };
 }
 
 /** A bare weekday points to the nearest one in the sentence's direction; "last"/"next"/"this" are chrono's. */
