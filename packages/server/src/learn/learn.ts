@@ -240,8 +240,9 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   const edits: Edit[] = [];
   // A date points back or ahead by the tense of its own clause: "The offer came through, I start on the 20th."
   const tenseAt = (at: number): Tense => {
-    const clauseStart = Math.max(content.start, lastBreakBefore(sentence, at));
-    const clauseEnd = Math.min(content.end, nextBreakAfter(sentence, at));
+    const clause = clauseAround(sentence, at);
+    const clauseStart = Math.max(content.start, clause.start);
+    const clauseEnd = Math.min(content.end, clause.end);
     const clauseTokens = tokensWithin(tokens, segment.start + clauseStart, segment.start + clauseEnd);
     if (!clauseTokens.some((token) => token.tags.has('Verb'))) return tense;
     return detectTense(sentence.slice(clauseStart, clauseEnd), clauseTokens);
@@ -290,8 +291,9 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   if (reported) {
     const unchangedStart = factText.startsWith(contentText.split(/\s/)[0] ?? '');
     // A date written at the start ("Last night was…" → "The night of 14 August 2023 was…") opens with a plain word.
-    const datedStart = !unchangedStart && /^(?:The|On|In)\s/.test(factText);
-    factText = `${nameAt(speaker, true)} said ${unchangedStart ? lowerFirst(factText, tokenAt(content.start)) : datedStart ? factText.charAt(0).toLowerCase() + factText.slice(1) : factText}`;
+    const datedStart = /^(?:The|On|In)\s/.test(factText);
+    const said = unchangedStart || datedStart ? lowerFirst(factText, unchangedStart ? tokenAt(content.start) : undefined) : factText;
+    factText = `${nameAt(speaker, true)} said ${said}`;
     selfNamed = true;
   }
   factText = finish(factText, keepQuestion);
@@ -348,21 +350,15 @@ function isCommand(tokens: readonly Token[]): boolean {
 }
 
 /** Punctuation that ends a clause within a sentence. */
-const CLAUSE_BREAK = /[,;:–—]/g;
+const CLAUSE_BREAK = /[,;:–—]/;
 
-/** Where the clause holding `at` starts: after the last clause break before it, or 0. */
-function lastBreakBefore(sentence: string, at: number): number {
-  let start = 0;
-  for (const match of sentence.slice(0, at).matchAll(CLAUSE_BREAK)) start = match.index + 1;
-  return start;
-}
-
-/** Where the clause holding `at` ends: at the next clause break after it, or the sentence's end. */
-function nextBreakAfter(sentence: string, at: number): number {
-  CLAUSE_BREAK.lastIndex = at;
-  const found = CLAUSE_BREAK.exec(sentence);
-  CLAUSE_BREAK.lastIndex = 0;
-  return found === null ? sentence.length : found.index;
+/** The bounds of the clause of `sentence` holding `at`: from after the clause break before it to the next one. */
+function clauseAround(sentence: string, at: number): { start: number; end: number } {
+  const before = sentence.slice(0, at);
+  let start = before.length;
+  while (start > 0 && !CLAUSE_BREAK.test(before[start - 1]!)) start--;
+  const next = sentence.slice(at).search(CLAUSE_BREAK);
+  return { start, end: next === -1 ? sentence.length : at + next };
 }
 
 /** The text of sentence[start, end) with the edits that fall inside it applied. */
