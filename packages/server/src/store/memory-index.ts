@@ -642,21 +642,29 @@ export class SpaceIndex {
     found: number[],
   ): void {
     const endings = attributes.map((attribute) => `|${attribute}`);
+    // Whether each slot (by its number among the texts) is one asked about, looked at once per slot.
     const asked = new Map<number, boolean>();
-    const inSlots: number[] = [];
-    for (let position = 0; position < this.length; position++) {
-      const slot = this.slotAt[position]!;
-      if (slot === -1) continue;
+    const isAsked = (slot: number) => {
       let wanted = asked.get(slot);
       if (wanted === undefined) {
         const text = this.texts.values[slot]!;
         wanted = endings.some((ending) => text.endsWith(ending));
         asked.set(slot, wanted);
       }
-      if (wanted && this.matches(position, kind, labels)) inSlots.push(position);
+      return wanted;
+    };
+    const inSlots: number[] = [];
+    for (let position = 0; position < this.length; position++) {
+      const slot = this.slotAt[position]!;
+      if (slot !== -1 && isAsked(slot) && this.matches(position, kind, labels)) inSlots.push(position);
     }
-    inSlots.sort((left, right) => this.saidAt[right]! - this.saidAt[left]! || this.idAt[right]! - this.idAt[left]!);
-    for (const position of inSlots.slice(0, SLOTS_BROUGHT)) if (hitOf[position] === 0) hitOf[position] = found.push(position);
+    this.bringNewest(inSlots, SLOTS_BROUGHT, hitOf, found);
+  }
+
+  /** Brings in at most `limit` of `positions`, the newest said first (then the highest id), as the store's `order by … limit` does. */
+  private bringNewest(positions: number[], limit: number, hitOf: Int32Array, found: number[]): void {
+    positions.sort((left, right) => this.saidAt[right]! - this.saidAt[left]! || this.idAt[right]! - this.idAt[left]!);
+    for (const position of positions.slice(0, limit)) if (hitOf[position] === 0) hitOf[position] = found.push(position);
   }
 
   /** Brings in the memories said in a span (see LexemeSearch.said), the newest first, as the store does. */
@@ -673,8 +681,7 @@ export class SpaceIndex {
       if (said < span.start || said >= span.end || !this.matches(position, kind, labels)) continue;
       inSpan.push(position);
     }
-    inSpan.sort((left, right) => this.saidAt[right]! - this.saidAt[left]! || this.idAt[right]! - this.idAt[left]!);
-    for (const position of inSpan.slice(0, SAID_BROUGHT)) if (hitOf[position] === 0) hitOf[position] = found.push(position);
+    this.bringNewest(inSpan, SAID_BROUGHT, hitOf, found);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { levelOfWeights } from '../text/index-levels.js';
 import type { Db } from './database.js';
 import { columnsOf, type HitColumns, type LexemeHit } from './hit-columns.js';
@@ -558,19 +558,17 @@ export async function searchMemories(
       )}] as counts`
     : sql``;
   const day = (epoch: number) => new Date(epoch).toISOString().slice(0, 10);
-  const saidIn = options.said
-    ? sql` or m.id in (select m.id from memories m
+  // Memories brought in whatever their words: the newest `limit` of the scope's current ones (kind
+  // and labels as asked) meeting `condition`.
+  const newestWhere = (condition: RawBuilder<unknown>, limit: number) => sql` or m.id in (select m.id from memories m
         where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
-          and ${labelFilter(options.labels)}
-          and m.date >= ${day(options.said.start)}::date and m.date < ${day(options.said.end)}::date
-        order by m.date desc, m.id desc limit ${SAID_BROUGHT})`
+          and ${labelFilter(options.labels)} and ${condition}
+        order by m.date desc, m.id desc limit ${limit})`;
+  const saidIn = options.said
+    ? newestWhere(sql`m.date >= ${day(options.said.start)}::date and m.date < ${day(options.said.end)}::date`, SAID_BROUGHT)
     : sql``;
   const inSlots = options.slots?.length
-    ? sql` or m.id in (select m.id from memories m
-        where ${inScope(scope)} and m.status = 'current' and ${kindFilter(options.kind)}
-          and ${labelFilter(options.labels)}
-          and m.slot like any(${options.slots.map((attribute) => `%|${attribute}`)}::text[])
-        order by m.date desc, m.id desc limit ${SLOTS_BROUGHT})`
+    ? newestWhere(sql`m.slot like any(${options.slots.map((attribute) => `%|${attribute}`)}::text[])`, SLOTS_BROUGHT)
     : sql``;
   const { rows } = await sql<HitRow & { counts?: number[] }>`
     select ${hitColumns} ${countsQuery}
