@@ -365,10 +365,12 @@ export async function recall(
   const said = time ? { start: time.start.getTime(), end: time.end.getTime() } : undefined;
   // So are the memories in a slot the question asks the value of, whatever their words.
   const slots = [...new Set(words.flatMap((word) => (word.attribute === undefined ? [] : [word.attribute])))];
-  let found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly, said, slots });
+  // Each search below asks the same but for which lexemes only score.
+  const request = { lexemes, kind: options.kind, labels: options.labels, factOnly, said, slots };
+  let found = await search({ ...request, scoreOnly });
   // A few hits mean a small space or rare words: then names bring in memories too.
   if (named.length && found.hits.length < FEW_HITS) {
-    found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: neighbourOnly, said, slots });
+    found = await search({ ...request, scoreOnly: neighbourOnly });
   } else {
     // A name few memories say brings in memories too, as a rare word does (rare-names.ts).
     const { hits: first, counts: firstCounts } = found;
@@ -377,7 +379,7 @@ export async function recall(
     );
     if (rare.length) {
       const scoring = new Set([...scoreOnly].filter((lexeme) => !rare.includes(lexeme)));
-      found = await search({ lexemes, kind: options.kind, labels: options.labels, factOnly, scoreOnly: scoring, said, slots });
+      found = await search({ ...request, scoreOnly: scoring });
     }
   }
   const { hits, total, counts } = found;
