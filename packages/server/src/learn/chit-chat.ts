@@ -79,7 +79,7 @@ const pleasantries = new RegExp(
       '(?:me too|me neither|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
       // Alone; as an opener ("Guess what - I got a puppy!") they are interjections, set aside before this test.
       '(?:guess what|you know what)(?: then| now)*',
-      // "I see" and "I understand" alone or before a pause; with an object they tell something ("I see them every week").
+      // "I see" and "I understand" alone or before a pause; with an object they tell something ("I see my physio twice a month").
       "(?:i see|i understand)(?: (?:then|now|too|though|completely|totally|what you mean|what you're saying|why|how you feel|that|it))*(?:[,;:!…–—-].*)?",
       '(?:i )?hope (?:you|all|everything|it|that|things|your)\\b.*',
       '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|that makes sense|makes sense|tell me more)\\b.*',

@@ -60,9 +60,9 @@ describe('resolveDates', () => {
     // Told in the past on a weekday, "over the weekend" and "this weekend" are the weekend before; ahead, the one to come.
     const friday = new Date('2026-11-20T15:00:00Z');
     const onFriday = (sentence: string, tense: Tense) => applyEdits(sentence, resolveDates(sentence, friday, tense).edits);
-    expect(onFriday('We went camping over the weekend.', 'past')).toBe('We went camping on the weekend of 14 November 2026.');
+    expect(onFriday('We went sailing over the weekend.', 'past')).toBe('We went sailing on the weekend of 14 November 2026.');
     expect(onFriday('I painted the shed this weekend.', 'past')).toBe('I painted the shed on the weekend of 14 November 2026.');
-    expect(onFriday('We are camping over the weekend.', 'present')).toBe('We are camping on the weekend of 21 November 2026.');
+    expect(onFriday('We are sailing over the weekend.', 'present')).toBe('We are sailing on the weekend of 21 November 2026.');
     // "two weekends ago" counts back from the last weekend over (said on a Sunday: not this one).
     expect(resolve('We hiked the ridge two weekends ago.', 'past')).toBe('We hiked the ridge on the weekend of 7 November 2026.');
     expect(onFriday('Two weekends ago I repainted the gate.', 'past')).toBe('On the weekend of 7 November 2026 I repainted the gate.');

@@ -300,7 +300,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     // chrono points "last weekend" at its Sunday and "this weekend" at its Saturday; name the Saturday.
     const weekday = chronoDay.getUTCDay();
     day = addDays(chronoDay, weekday === 0 ? -1 : weekday === 6 ? 0 : 6 - weekday);
-    // Told in the past ("We went camping over the weekend", "I painted this weekend" said on a
+    // Told in the past ("We went sailing over the weekend", "I painted this weekend" said on a
     // Monday), a weekend chrono places ahead of the day it was said is the one before it.
     if (tense === 'past' && day > referenceDay && !/\b(?:next|coming)\b/.test(lower)) day = addDays(day, -7);
     bare = `the weekend of ${formatDay(day, false)}`;
