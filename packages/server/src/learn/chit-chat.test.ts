@@ -40,11 +40,7 @@ describe('chit-chat', () => {
   });
 
   it('reads "I see" and "I understand" with an object as a fact, alone or before a pause as talk', () => {
-    for (const sentence of [
-      'I see my physio every Tuesday.',
-      'I see them every other Sunday.',
-      'I understand Portuguese pretty well.',
-    ]) {
+    for (const sentence of ['I see my physio every Tuesday.', 'I see them every other Sunday.', 'I understand Portuguese pretty well.']) {
       expect(isChitChat(content(sentence)), sentence).toBe(false);
     }
     for (const sentence of [
