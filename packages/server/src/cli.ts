@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { PlanSchema } from '@engram/protocol';
+import { Worker } from 'node:worker_threads';
 import { loadConfig } from './config.js';
+import type { NodeThreadData, NodeThreadMessage, NodeThreadRequest } from './node-thread.js';
+import { NODE_YOUNG_GENERATION_MB } from './node-thread.js';
 import type { openStore } from './store/database.js';
 
 // Each command loads what it runs when it runs (below), so that `engram serve` holds none of the
 // other commands' code and libraries (the graph's layout, the importer, export and restore) in
-// its heap, and a short command does not load the server.
+// its heap, and a short command does not load the server. `engram serve` and `engram worker` run
+// on a thread of their own (node-thread.ts): this thread only starts it and passes it signals.
 
 const USAGE = `engram: per-user long-term memory for AI apps
 
@@ -69,25 +72,44 @@ async function withStore<T>(command: string, run: (store: Awaited<ReturnType<typ
 }
 
 /**
- * SIGTERM or SIGINT stops gracefully (requests and jobs in hand get ENGRAM_SHUTDOWN_MS to
- * finish, then jobs are given back); a second signal stops at once.
+ * Runs `engram serve` or `engram worker` on a thread of its own (node-thread.ts), with a small
+ * young generation, and gives it the operator's signals: SIGTERM or SIGINT stops gracefully
+ * (requests and jobs in hand get ENGRAM_SHUTDOWN_MS to finish, then jobs are given back); a
+ * second signal stops at once. The process ends when the thread does.
  */
-function onSignals(stop: () => Promise<void>): void {
+function runNodeThread(data: NodeThreadData): void {
+  const thread = new Worker(new URL('./node-thread.js', import.meta.url), {
+    workerData: { engramNode: data },
+    resourceLimits: { maxYoungGenerationSizeMb: NODE_YOUNG_GENERATION_MB },
+  });
+  let stopped = false;
+  thread.on('message', (message: NodeThreadMessage) => {
+    if (message.type === 'notice') process.stderr.write(message.text);
+    else if (message.type === 'failed') fail(message.message);
+    else if (message.type === 'started') listenForSignals();
+    else if (message.type === 'stopped') {
+      stopped = true;
+      if (message.error) process.stderr.write(`engram: stopping failed: ${message.error}\n`);
+    }
+  });
+  thread.on('error', (error: Error) => {
+    process.stderr.write(`engram: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  });
+  // The process ends with the thread (whose last lines reach stderr first): as it said when it
+  // was stopped, else as a failure.
+  thread.on('exit', (code) => process.exit(stopped ? code : code || 1));
   let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) process.exit(1);
-      stopping = true;
-      process.stderr.write(`Engram is stopping (${signal})\n`);
-      stop().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`engram: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
-          process.exit(1);
-        },
-      );
-    });
-  }
+  const listenForSignals = () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.on(signal, () => {
+        if (stopping) process.exit(1);
+        stopping = true;
+        process.stderr.write(`Engram is stopping (${signal})\n`);
+        thread.postMessage({ type: 'stop' } satisfies NodeThreadRequest);
+      });
+    }
+  };
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -126,28 +148,13 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
     case 'worker': {
-      const config = loadConfig();
       const count = (flag: string | undefined, name: string) => {
         if (flag === undefined) return undefined;
         const value = Number(flag);
         if (!Number.isInteger(value) || value < 0 || value > 64) fail(`${name} takes a number of workers from 0 to 64`);
         return value;
       };
-      const concurrency = count(values.concurrency, '--concurrency');
-      const roles =
-        command === 'serve'
-          ? { api: true, workers: values['no-workers'] ? 0 : (concurrency ?? config.workers) }
-          : { api: false, workers: Math.max(1, concurrency ?? config.workers) };
-      const { startNode } = await import('./server.js');
-      const node = await startNode(config, roles);
-      const store = node.store.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
-      process.stderr.write(
-        roles.api
-          ? `Engram is listening on ${node.url} (store: ${store}, workers: ${roles.workers}, learner threads: ${node.learnerThreads})\n`
-          : `Engram workers running: ${roles.workers} (store: ${store}, learner threads: ${node.learnerThreads}, pid ${process.pid})\n`,
-      );
-      if (node.releasedClaims) process.stderr.write(`Engram gave back ${node.releasedClaims} learning jobs its last run left unfinished\n`);
-      onSignals(() => node.close());
+      runNodeThread({ command, noWorkers: values['no-workers'] ?? false, concurrency: count(values.concurrency, '--concurrency') });
       return;
     }
     case 'reindex': {
@@ -251,6 +258,7 @@ async function main(argv: string[]): Promise<void> {
     case 'plan': {
       const [account, plan] = rest;
       if (sub !== 'set' || !account || !plan) fail('usage: engram plan set ACCOUNT PLAN');
+      const { PlanSchema } = await import('@engram/protocol');
       const parsed = PlanSchema.safeParse(plan);
       if (!parsed.success) fail('PLAN is free, pro or max');
       const id = Number(account);

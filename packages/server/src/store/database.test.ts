@@ -85,10 +85,10 @@ describe('the embedded store', () => {
     await store?.close();
   });
 
-  it('runs with 32MB of shared buffers and commits synchronously', async () => {
+  it('runs with 16MB of shared buffers and commits synchronously', async () => {
     const { rows } = await sql<{ buffers: string; commit: string }>`
       select current_setting('shared_buffers') as buffers, current_setting('synchronous_commit') as commit`.execute(store.db);
-    expect(rows).toEqual([{ buffers: '32MB', commit: 'on' }]);
+    expect(rows).toEqual([{ buffers: '16MB', commit: 'on' }]);
   });
 
   it('answers a request waiting behind a learning transaction before the learner statements queued before it', async () => {

@@ -245,11 +245,13 @@ export async function openStore(
 
 /**
  * The embedded store's shared_buffers (PGlite's default: 128MB). Postgres touches all of it at
- * start, so it is resident from the first minute; at 100k memories a space, 32MB learned and
- * searched as fast and kept `engram serve` about 100 MB smaller idle (docs/benchmarks.md, "Scale").
- * Pages outside it are read through the kernel's page cache.
+ * start, so it is resident from the first minute, and WebAssembly memory never shrinks. At 100k
+ * memories a space (a 220 MB database), 16MB learned and searched for the same CPU time as 32 and
+ * 128MB and kept `engram serve` 18 MB smaller than 32MB did (docs/benchmarks.md, "Scale" and
+ * "Memory: the API on a thread of its own"). Pages outside it are read through the kernel's page
+ * cache.
  */
-const EMBEDDED_SHARED_BUFFERS = '32MB';
+const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 /**
  * The young generation of the embedded store's thread, in MB. Its JavaScript only moves
