@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { columnsOf } from '../store/hit-columns.js';
 import type { LexemeHit } from '../store/memory-repository.js';
-import { denseCue } from './dense.js';
+import { COVERED_SHARE, denseCue } from './dense.js';
 import { lexemeHit } from './lexeme-hit.fixture.js';
 import { neighbourWords } from './neighbours.js';
 import { asksView, asksWhen, queryTerms, questionNames, questionTime } from './query.js';
@@ -9,6 +9,7 @@ import type { QueryWord } from './search.js';
 import {
   addDense,
   bearsOn,
+  isSubjectNamed,
   judge,
   listed,
   partOf,
@@ -47,16 +48,37 @@ describe('scoreHits', () => {
     });
     const scored = listed(ranking);
     expect(scored.map((item) => item.hit.id)).toEqual([3, 1, 2]);
-    // For what the question's words leave uncovered: the memory saying them all gains nothing.
+    // For what the question's words leave uncovered: the memory saying them all gains only COVERED_SHARE of it.
     const uncovered = 1 - ranking.coverage![0]!;
     expect(uncovered).toBeGreaterThan(0.2);
     expect(ranking.score[0]! - before[0]!).toBeCloseTo(uncovered * denseCue(0.8), 6);
-    expect(ranking.score[2]!).toBe(before[2]!);
+    expect(ranking.score[2]! - before[2]!).toBeCloseTo(COVERED_SHARE * denseCue(0.8), 6);
     expect(ranking.score[1]!).toBe(before[1]!);
     expect(scored[1]!.direct).toBe(scored[2]!.direct);
     // Without vectors the later memory is first (ties go to the higher id).
     expect(scoreList(hits, 10, [word([0]), word([1])], 2, { names: [], when: false }).map((item) => item.hit.id)).toEqual([3, 2, 1]);
     expect(asked).toEqual([[3, 2, 1]]);
+  });
+
+  it("sets apart memories that all say the question's words by how alike each is to it", () => {
+    // "What has Ines painted?": "Ines shared a photo of a painting of a fox." (1, older) and "Ines
+    // had no time for painting." (2, newer) both say it; the first is the more alike.
+    const hits = [hit(1, [3], { created_at: 1_000 }), hit(2, [3], { created_at: 2_000 })];
+    const ranking = scoreHits(columnsOf(hits), 50, [word([0])], 1, { names: [], when: false });
+    expect(listed(ranking).map((item) => item.hit.id)).toEqual([2, 1]);
+    addDense(ranking, (ids) => Float32Array.from(ids, (id) => (id === 1 ? 0.8 : 0.3)));
+    expect(listed(ranking).map((item) => item.hit.id)).toEqual([1, 2]);
+  });
+
+  it("lifts a memory whose subject is the person asked about above another's remark naming them", () => {
+    // "What does Ines grow?": "Ines grows basil on the balcony." (1, older) against "Tomas said Ines's
+    // basil smells lovely." (2, newer), both saying "grow"'s lexeme in their own words.
+    const hits = [hit(1, [3, 3], { about: ['Ines'], created_at: 1_000 }), hit(2, [3, 3], { about: ['Tomas', 'Ines'], created_at: 2_000 })];
+    const order = scoreList(hits, 50, [word([0]), { ...word([1]), name: true }], 2, { names: ['ines'], when: false });
+    expect(order.map((item) => item.hit.id)).toEqual([1, 2]);
+    expect(isSubjectNamed(['Tomas', 'Ines'], ['ines'])).toBe(false);
+    expect(isSubjectNamed(['Ines Ortega', 'Tomas'], ['ines'])).toBe(true);
+    expect(isSubjectNamed([], ['ines'])).toBe(false);
   });
 
   it('compares only the memories that could reach the best few with the dense cue', () => {

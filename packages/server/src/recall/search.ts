@@ -13,7 +13,7 @@ import {
   searchMemoryColumns,
 } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { DENSE_MOST, denseCue, textVector } from './dense.js';
+import { COVERED_SHARE, DENSE_MOST, denseCue, textVector } from './dense.js';
 import { cueKind } from './kind-cue.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
@@ -442,10 +442,11 @@ export function addDense(ranking: Ranking, similaritiesOf: (ids: Int32Array, cou
   if (!similar) return;
   for (let index = 0; index < count; index++) {
     const place = order[index]!;
-    // Only for what the question's words leave uncovered: a memory saying all of them needs no other
-    // likeness, and one near the top of the scale would be pushed to the cap of 1 with the others,
-    // losing what set it apart (said in the time asked about, say).
-    const uncovered = ranking.coverage ? Math.max(0, 1 - ranking.coverage[place]!) : 1;
+    // Mostly for what the question's words leave uncovered: one near the top of the scale would be
+    // pushed to the cap of 1 with the others, losing what set it apart (said in the time asked
+    // about, say). A memory saying all of them keeps COVERED_SHARE: among many such, it is what
+    // sets them apart.
+    const uncovered = ranking.coverage ? Math.max(COVERED_SHARE, 1 - ranking.coverage[place]!) : 1;
     const cue = uncovered * denseCue(similar[index]!) * (hits.flags[place]! & HIT_REPORTED ? REPORTED_WEIGHT : 1);
     score[place] = Math.min(1, score[place]! + cue);
   }
@@ -625,6 +626,21 @@ export function isAboutName(hits: HitColumns, place: number, names: string[], wo
     if (!word.name) continue;
     for (const lexeme of word.own) if (levelAt(hits, place, lexeme) === OWN_WORDS) return true;
   }
+  return false;
+}
+
+/**
+ * Whether a memory's subject is a name the question names: the first of the names it is about,
+ * which is the speaker the learner writes a fact of (or the first name its sentence says). A
+ * memory naming the asked person after another ("Bea said Ana's cake looks great", "Bea can't
+ * wait to see Ana's garden") is the other's remark; on LoCoMo such memories were almost never the
+ * evidence of a question naming one person (none of 226 in the best ten of the tune half's
+ * multi-hop and open-domain questions).
+ */
+export function isSubjectNamed(about: readonly string[], names: readonly string[]): boolean {
+  const [first] = about;
+  if (first === undefined) return false;
+  for (const name of names) if (isName(first, name)) return true;
   return false;
 }
 
@@ -823,12 +839,12 @@ export function scoreHits(
     newest = Math.max(newest, hits.created[place]!);
     oldest = Math.min(oldest, hits.created[place]!);
   }
-  // Whether the names a memory is about hold one the question names, once per list of names met.
+  // Whether the first name a memory is about is one the question names, once per list of names met.
   const namedCache = new Map<number, boolean>();
   const isNamed = (about: number) => {
     let named = namedCache.get(about);
     if (named === undefined) {
-      named = hits.abouts[about]!.some((known) => cues.names.some((name) => isName(known, name)));
+      named = isSubjectNamed(hits.abouts[about]!, cues.names);
       namedCache.set(about, named);
     }
     return named;

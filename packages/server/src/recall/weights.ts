@@ -8,7 +8,7 @@
 
 /** How much of a memory's score is how much of the question it covers. */
 export const COVERAGE_WEIGHT = 0.8;
-/** A memory about a person the question names: the asker expects the answer to be about them. */
+/** A memory whose subject (the first name it is about) is a person the question names: the asker expects the answer to be about them. */
 export const NAME_CUE = 0.05;
 /** A memory carrying a date, when the question asks when. */
 export const DATE_CUE = 0.05;
