@@ -177,9 +177,9 @@ export const DENSE_FLOOR = 0.3;
 
 /**
  * The share of the cue a memory keeps when it covers all of the question's words (or most of
- * them): never less than this. A list question's words ("What has Ana painted?") are all said by
+ * them): never less than this. A list question's words ("What has Ana knitted?") are all said by
  * many memories, whose scores then differ only by how recent each is; the likeness is what sets
- * apart the ones about painted things from those only saying the word. Small enough that such a
+ * apart the ones about knitted things from those only saying the word. Small enough that such a
  * memory is not pushed to the cap of 1 (at most 0.15 × DENSE_MOST = 0.04). On LoCoMo's tune half
  * 0.15 to 0.5 gave the same figures (docs/benchmarks.md).
  */

@@ -61,8 +61,8 @@ describe('scoreHits', () => {
   });
 
   it("sets apart memories that all say the question's words by how alike each is to it", () => {
-    // "What has Ines painted?": "Ines shared a photo of a painting of a fox." (1, older) and "Ines
-    // had no time for painting." (2, newer) both say it; the first is the more alike.
+    // "What has Ines knitted?": "Ines shared a photo of a knitted fox hat." (1, older) and "Ines
+    // had no time for knitting." (2, newer) both say it; the first is the more alike.
     const hits = [hit(1, [3], { created_at: 1_000 }), hit(2, [3], { created_at: 2_000 })];
     const ranking = scoreHits(columnsOf(hits), 50, [word([0])], 1, { names: [], when: false });
     expect(listed(ranking).map((item) => item.hit.id)).toEqual([2, 1]);
