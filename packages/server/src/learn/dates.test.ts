@@ -131,6 +131,68 @@ describe('resolveDates', () => {
     expect(resolve('We left and came back the next day.', 'past')).toBe('We left and came back the next day.');
   });
 
+  it('reads counts chrono leaves out: fortnights, a unit two away, "back" for "ago", "the other day"', () => {
+    expect(resolve('I started the job the week before last.', 'past')).toBe('I started the job in the week of 2 November 2026.');
+    expect(resolve('The month before last I changed teams.', 'past')).toBe('In September 2026 I changed teams.');
+    expect(resolve('We move the year after next.', 'future')).toBe('We move in 2028.');
+    expect(resolve('We got back a fortnight ago.', 'past')).toBe('We got back in the week of 2 November 2026.');
+    expect(resolve('We fly out in a fortnight.', 'future')).toBe('We fly out in the week of 30 November 2026.');
+    expect(resolve('I had the flu a couple of weeks back.', 'past')).toBe('I had the flu a couple of weeks before 22 November 2026.');
+    expect(resolve('I ran into Vera the other day.', 'past')).toBe('I ran into Vera a few days before 22 November 2026.');
+    expect(resolve('We chatted the other night.', 'past')).toBe('We chatted a few days before 22 November 2026.');
+    // "back" alone is no count: "I came back on Friday" keeps chrono's reading of the day.
+    expect(resolve('I came back on Friday.', 'past')).toBe('I came back on Friday 20 November 2026.');
+  });
+
+  it('writes the early part of the month or year it was said in for "the start of the month"', () => {
+    expect(resolve('I had my first lesson at the start of the month.', 'past')).toBe('I had my first lesson in early November 2026.');
+    expect(resolve('Since the beginning of the year I have read 30 books.', 'present')).toBe('Since early 2026 I have read 30 books.');
+  });
+
+  it('takes "this coming" into the day it names, which lies ahead', () => {
+    expect(resolve("I'm flying to Denver this coming Friday.", 'future')).toBe("I'm flying to Denver on Friday 27 November 2026.");
+    expect(resolve('I told them I start this coming Monday.', 'past')).toBe('I told them I start on Monday 23 November 2026.');
+  });
+
+  it('adds no preposition to a month already placed, nor to the second day of a pair', () => {
+    expect(resolve('The baby is due in late January.', 'present')).toBe('The baby is due in late January 2027.');
+    expect(resolve('Mid-December I am heading to Vienna.', 'present')).toBe('Mid-December 2026 I am heading to Vienna.');
+    expect(resolve('The plumber comes between Thursday and Friday.', 'present')).toBe(
+      'The plumber comes between Thursday 26 November 2026 and Friday 27 November 2026.',
+    );
+  });
+
+  it('keeps the preposition before a date that owns a noun', () => {
+    expect(resolve("We met at yesterday's market.", 'past')).toBe("We met at 21 November 2026's market.");
+    expect(resolve("I had a migraine during last night's storm.", 'past')).toBe(
+      "I had a migraine during the night of 21 November 2026's storm.",
+    );
+  });
+
+  it('leaves "my last day" and "for a week" alone: a final day and a span, not dates', () => {
+    expect(resolve('Friday is my last day.', 'present')).toBe('Friday 27 November 2026 is my last day.');
+    expect(resolve('I will be off for a week starting Monday.', 'future')).toBe(
+      'I will be off for a week starting on Monday 23 November 2026.',
+    );
+  });
+
+  it('puts a day that something is moved to, or booked for, ahead of the day it was said', () => {
+    expect(resolve('My dentist appointment moved to the 12th.', 'past')).toBe('My dentist appointment moved to 12 December 2026.');
+    expect(resolve('The viewing was pushed back to Thursday.', 'past')).toBe('The viewing was pushed back to Thursday 26 November 2026.');
+    // Without a verb of moving, "to" a day keeps the sentence's direction.
+    expect(resolve('I worked from Monday to Thursday.', 'past')).toBe(
+      'I worked from Monday 16 November 2026 to Thursday 19 November 2026.',
+    );
+    // The end of a span of days is the first such day from its start.
+    expect(resolve('We are away from Friday to Monday.', 'present')).toBe(
+      'We are away from Friday 27 November 2026 to Monday 30 November 2026.',
+    );
+    expect(resolve('We booked the cabin for the 12th through the 15th.', 'past')).toBe(
+      'We booked the cabin for 12 December 2026 through 15 December 2026.',
+    );
+    expect(resolve('We were away from the 28th to the 3rd.', 'past')).toBe('We were away from 28 October 2026 to 3 November 2026.');
+  });
+
   it('reports the days spoken of, for telling plans from the past', () => {
     expect(resolveDates("I'm going to Paris next month.", reference, 'future').days).toEqual([new Date('2026-12-01T00:00:00Z')]);
   });
