@@ -144,6 +144,34 @@ describe('resolveDates', () => {
     expect(resolve('I came back on Friday.', 'past')).toBe('I came back on Friday 20 November 2026.');
   });
 
+  it('counts weekends back and weeks on from a day', () => {
+    expect(resolve('I was in Berlin the weekend before last.', 'past')).toBe('I was in Berlin on the weekend of 7 November 2026.');
+    expect(resolve('We went camping a few weekends ago.', 'past')).toBe('We went camping a few weekends before 22 November 2026.');
+    expect(resolve('I start a week on Monday.', 'present')).toBe('I start on Monday 30 November 2026.');
+    expect(resolve('A week from Friday is my last day.', 'present')).toBe('Friday 4 December 2026 is my last day.');
+    expect(resolve('The results come two weeks from today.', 'present')).toBe('The results come on 6 December 2026.');
+  });
+
+  it('places a month by the year said after it', () => {
+    expect(resolve('I ran a marathon in May last year.', 'past')).toBe('I ran a marathon in May 2025.');
+    expect(resolve('I signed up for a marathon in April next year.', 'past')).toBe('I signed up for a marathon in April 2027.');
+  });
+
+  it('places a bare season by the tense, and leaves a habit alone', () => {
+    expect(resolve('We got engaged over the summer.', 'past')).toBe('We got engaged over summer 2026.');
+    expect(resolve('The pipes froze through the winter.', 'past')).toBe('The pipes froze through the winter of 2025–2026.');
+    expect(resolve('We will paint the house in the spring.', 'future')).toBe('We will paint the house in spring 2027.');
+    expect(resolve('I want to lose 5 kg by summer.', 'present')).toBe('I want to lose 5 kg by summer 2027.');
+    expect(resolve('I swim in the summer.', 'present')).toBe('I swim in the summer.');
+    expect(resolve('I am inspired by autumn.', 'present')).toBe('I am inspired by autumn.');
+    expect(resolve('I worked at the summer camp.', 'past')).toBe('I worked at the summer camp.');
+    expect(resolve('We met during the summer holidays.', 'past')).toBe('We met during the summer holidays.');
+  });
+
+  it('keeps "at" before a time of day chrono took with the day', () => {
+    expect(resolve('Our flight leaves at 7am the day after tomorrow.', 'present')).toBe('Our flight leaves on 24 November 2026 at 7am.');
+  });
+
   it('writes the early part of the month or year it was said in for "the start of the month"', () => {
     expect(resolve('I had my first lesson at the start of the month.', 'past')).toBe('I had my first lesson in early November 2026.');
     expect(resolve('Since the beginning of the year I have read 30 books.', 'present')).toBe('Since early 2026 I have read 30 books.');

@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { MONTH_ALTERNATION, WEEKDAY_ALTERNATION } from '../text/calendar.js';
+import { MONTH_ALTERNATION, WEEKDAY_ALTERNATION, WEEKDAY_WORDS } from '../text/calendar.js';
 import { formatDay, formatMonth } from '../text/date-wording.js';
 import type { Edit } from './types.js';
 
@@ -71,11 +71,33 @@ casual.parsers.push(
     },
   },
   {
-    pattern: () => /\bthe\s+(week|month|year)\s+(before\s+last|after\s+next)\b/i,
+    // "a week on Monday", "two weeks from Friday", "a week from today": weeks after that day.
+    pattern: () => new RegExp(`\\b(a|one|two|three)\\s+weeks?\\s+(?:on|from)\\s+(today|tomorrow|${WEEKDAY_ALTERNATION})\\b`, 'i'),
+    extract: (context, match) => {
+      const today = startOfDay(context.refDate);
+      const named = match[2]!.toLowerCase();
+      const weekday = WEEKDAY_WORDS.indexOf(named);
+      const ahead = weekday === -1 ? (named === 'tomorrow' ? 1 : 0) : (weekday - today.getUTCDay() + 7) % 7 || 7;
+      const day = addDays(today, ahead + 7 * COUNTS[match[1]!.toLowerCase()]!);
+      return { ...dayComponents(day), ...(weekday === -1 ? {} : { weekday }) };
+    },
+  },
+  {
+    // "in April next year": chrono reads the month and the year apart; the year places the month.
+    pattern: () => new RegExp(`\\b(?:in\\s+)?(${MONTH_ALTERNATION})\\s+(next|last|this)\\s+year\\b`),
+    extract: (context, match) => {
+      const shift = match[2] === 'next' ? 1 : match[2] === 'last' ? -1 : 0;
+      const month = MONTH_ALTERNATION.split('|').indexOf(match[1]!) + 1;
+      return context.createParsingComponents({ year: context.refDate.getUTCFullYear() + shift, month }).imply('day', 1);
+    },
+  },
+  {
+    pattern: () => /\bthe\s+(week|month|year|weekend(?=\s+before))\s+(before\s+last|after\s+next)\b/i,
     extract: (context, match) => {
       const sign = /^before/i.test(match[2]!) ? -1 : 1;
       const today = startOfDay(context.refDate);
       const unit = match[1]!.toLowerCase();
+      if (unit === 'weekend') return dayComponents(addDays(lastWeekendOver(today), -7));
       if (unit === 'week') return dayComponents(addDays(today, sign * 14));
       if (unit === 'year') return { year: today.getUTCFullYear() + sign * 2 };
       const month = utcDay(today.getUTCFullYear(), today.getUTCMonth() + 1 + sign * 2, 1);
@@ -139,18 +161,37 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     const text = introduced ? season.name : `in ${season.name}`;
     edits.push({ start, end, text: openingAt(text, start) });
   }
+  // "over the summer", "by spring": told in the past, the last season of that name begun; ahead,
+  // the next one not over (a deadline's "by" and "until" look ahead). Told in the present it is
+  // a habit ("I swim in the summer"), which no date is added to.
+  for (const match of sentence.matchAll(bareSeason)) {
+    const start = match.index + match[0].indexOf(match[2]!);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const preposition = match[1]!.toLowerCase();
+    // "inspired by autumn": "by" after a participle names what acts, not a deadline.
+    if (preposition === 'by' && /[\p{L}](?:ed|en)\s*$/u.test(sentence.slice(0, match.index + match[0].indexOf(match[1]!)))) continue;
+    let tense = tenseAt(match.index);
+    if (tense === 'present' && /^(?:by|until|till|before)$/.test(preposition)) tense = 'future';
+    if (preposition === 'since') tense = 'past';
+    if (tense === 'present') continue;
+    const season = pickSeason(referenceDay, match[3]!.toLowerCase(), tense === 'past' ? 'begun' : 'not over');
+    days.push(season.day);
+    edits.push({ start, end, text: season.name });
+  }
   // chrono reads no "two weekends ago": the weekend counted back from the last one.
   for (const match of sentence.matchAll(weekendsAgo)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
-    const count = COUNTS[match[1]!.toLowerCase().replace(/\s+/g, ' ')]!;
-    const weekday = referenceDay.getUTCDay();
-    // The last weekend over: the Saturday before this week's (Monday to Friday), the one before this weekend's on one.
-    const lastSaturday = addDays(referenceDay, weekday === 6 ? -7 : weekday === 0 ? -8 : -(weekday + 1));
-    const day = addDays(lastSaturday, -7 * (count - 1));
+    const count = COUNTS[match[1]!.toLowerCase().replace(/\s+/g, ' ')];
+    const day = addDays(lastWeekendOver(referenceDay), -7 * ((count ?? 3) - 1));
     days.push(day);
-    const text = `on the weekend of ${formatDay(day, false)}`;
+    // "a few weekends ago" names no weekend: it is said against the day it was said, as "a few days ago" is.
+    const text =
+      count === undefined
+        ? `${match[1]!.toLowerCase()} weekends before ${formatDay(referenceDay, false)}`
+        : `on the weekend of ${formatDay(day, false)}`;
     edits.push({ start, end, text: openingAt(text, start) });
   }
   // chrono reads no "the start of the month": the early part of the month or year it was said in.
@@ -197,7 +238,13 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
 const CLOCK =
   /\b(?:at|around|by)\s+(?:noon|midnight)\b|(?:\b(?:at|around|by|from)\s+)?\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)?(?![\d/.:-]|\s*(?:st|nd|rd|th)\b)(?=\s|$)/i;
 
-const weekendsAgo = /(?:^|\s)(a|one|two|a couple of|three|four|[234])\s+weekends?\s+ago\b/gi;
+const weekendsAgo = /(?:^|\s)(a|one|two|a couple of|three|four|[234]|a few|several)\s+weekends?\s+ago\b/gi;
+
+/** The Saturday of the last weekend over: the one before this week's (Monday to Friday), the one before this weekend's on one. */
+function lastWeekendOver(referenceDay: Date): Date {
+  const weekday = referenceDay.getUTCDay();
+  return addDays(referenceDay, weekday === 6 ? -7 : weekday === 0 ? -8 : -(weekday + 1));
+}
 
 /** A part of a day after an article or a possessive and up to two words ("an awesome night", "our long morning"). */
 const heldDayPart = /^(?:morning|afternoon|evening|night)\b\s*/i;
@@ -255,9 +302,13 @@ function openingAt(text: string, start: number): string {
 }
 
 const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
+/** A season named after a preposition with no "this" or "last" ("over the summer"), not a name ("the summer holidays"). */
+const bareSeason =
+  /(?:^|\s)(over|during|in|through|throughout|since|by|until|till|before|after)\s+((?:the\s+)?(spring|summer|fall|autumn|winter))\b(?!\s*(?:of\b|\d|['’]s|[-–]?\s*(?:semester|term|break|holidays?|vacation|camp|school|job|season|collection|sale|olympics|games|solstice|months?|time|sun|heat|clothes|wardrobe|tyres|tires|coat|jacket|league|programme|program|course|intern\w*)\b))/gi;
 /** First month of each season (northern hemisphere; winter starts in December). */
 const seasonStart: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
 
+/** The season `which` ("last", "next", "this", or for a bare season "begun" and "not over") names, from the day it was said. */
 function pickSeason(referenceDay: Date, season: string, which: string): { day: Date; name: string } {
   // seasonPhrase captures only the seasons named here.
   const first = seasonStart[season]!;
@@ -270,6 +321,8 @@ function pickSeason(referenceDay: Date, season: string, which: string): { day: D
   let start = current;
   if (which === 'last' || which === 'past') start = currentEnd <= referenceDay ? current : utcDay(year - 1, first, 1);
   else if (which === 'next' || which === 'coming') start = current > referenceDay ? current : utcDay(year + 1, first, 1);
+  else if (which === 'begun') start = current <= referenceDay ? current : utcDay(year - 1, first, 1);
+  else if (which === 'not over') start = currentEnd > referenceDay ? current : utcDay(year + 1, first, 1);
   const startYear = start.getUTCFullYear();
   const name =
     season === 'winter' ? `the winter of ${startYear}–${startYear + 1}` : `${season === 'autumn' ? 'autumn' : season} ${startYear}`;
@@ -440,7 +493,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     if (tense === 'past' && day > referenceDay && !/\b(?:next|coming)\b/.test(lower)) day = addDays(day, -7);
     bare = `the weekend of ${formatDay(day, false)}`;
     own = 'on';
-  } else if (/\b(?:weeks?|fortnights?)\b/.test(lower)) {
+  } else if (/\b(?:weeks?|fortnights?)\b/.test(lower) && !/\bweeks?\s+(?:on|from)\b/.test(lower)) {
     // Weeks start on Monday (ISO 8601).
     const base = components.isCertain('day') ? chronoDay : referenceDay;
     day = addDays(base, -((base.getUTCDay() + 6) % 7));
@@ -468,7 +521,8 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
 
   // A time of day said with the day stays with it ("on Friday at 7pm" → "on Friday 5 December 2025 at 7pm").
   const clock = components.isCertain('hour') ? CLOCK.exec(phrase) : null;
-  if (clock !== null && partOfDay === null) bare += ` ${clock[0].trim()}`;
+  // (chrono may take the "at" in front of the day: "at 7am the day after tomorrow".)
+  if (clock !== null && partOfDay === null) bare += ` ${/^\d/.test(clock[0].trim()) ? 'at ' : ''}${clock[0].trim()}`;
   // A possessive ("last year's trip"), a subject ("Yesterday was crazy"), a month already placed
   // ("in late January", "mid-December") or the second of a pair ("between Monday and Tuesday") takes the date bare.
   const possessive =
