@@ -24,6 +24,9 @@ describe('resolveDates', () => {
   it('points a bare month or weekday back in a past-tense sentence', () => {
     expect(resolve('I went to Paris in March.', 'past')).toBe('I went to Paris in March 2026.');
     expect(resolve('I saw her on Friday.', 'past')).toBe('I saw her on Friday 20 November 2026.');
+    // The weekday it was said on is "today": said on a Sunday, "on Sunday" in the past is the one before.
+    expect(resolve('I saw her on Sunday.', 'past')).toBe('I saw her on Sunday 15 November 2026.');
+    expect(resolve('I see her on Sunday.', 'present')).toBe('I see her on Sunday 29 November 2026.');
   });
 
   it('leaves dates that carry their own year as they are', () => {
@@ -168,6 +171,14 @@ describe('resolveDates', () => {
     expect(resolve('We met during the summer holidays.', 'past')).toBe('We met during the summer holidays.');
   });
 
+  it('places a holiday by the words before it or the tense, and leaves a habit alone', () => {
+    expect(resolve("I haven't seen my brother since Christmas.", 'present')).toBe("I haven't seen my brother since Christmas 2025.");
+    expect(resolve('Last Halloween we carved turnips.', 'past')).toBe('At Halloween 2026 we carved turnips.');
+    expect(resolve("We spent New Year's Eve in Edinburgh.", 'past')).toBe("We spent New Year's Eve 2025 in Edinburgh.");
+    expect(resolve("We'll spend New Year's Eve in Edinburgh.", 'future')).toBe("We'll spend New Year's Eve 2026 in Edinburgh.");
+    expect(resolve('I love Halloween.', 'present')).toBe('I love Halloween.');
+  });
+
   it('keeps "at" before a time of day chrono took with the day', () => {
     expect(resolve('Our flight leaves at 7am the day after tomorrow.', 'present')).toBe('Our flight leaves on 24 November 2026 at 7am.');
   });
@@ -207,6 +218,9 @@ describe('resolveDates', () => {
   it('puts a day that something is moved to, or booked for, ahead of the day it was said', () => {
     expect(resolve('My dentist appointment moved to the 12th.', 'past')).toBe('My dentist appointment moved to 12 December 2026.');
     expect(resolve('The viewing was pushed back to Thursday.', 'past')).toBe('The viewing was pushed back to Thursday 26 November 2026.');
+    expect(resolve('My lesson got moved from Tuesday to Thursday.', 'past')).toBe(
+      'My lesson got moved from Tuesday 24 November 2026 to Thursday 26 November 2026.',
+    );
     // Without a verb of moving, "to" a day keeps the sentence's direction.
     expect(resolve('I worked from Monday to Thursday.', 'past')).toBe(
       'I worked from Monday 16 November 2026 to Thursday 19 November 2026.',

@@ -179,6 +179,26 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     days.push(season.day);
     edits.push({ start, end, text: season.name });
   }
+  // chrono knows no holidays: "since Christmas", "last Halloween", "on New Year's Eve" name the
+  // one before or ahead by the words before them or the tense; in the present, a habit ("I love Halloween").
+  for (const match of sentence.matchAll(holiday)) {
+    const start = match.index + match[0].indexOf(match[1] ?? match[2]!);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const which = match[1]?.toLowerCase();
+    let tense = which === undefined ? tenseAt(match.index) : /^(?:last|past)$/.test(which) ? 'past' : 'future';
+    if (/\bsince\s+$/i.test(sentence.slice(0, start))) tense = 'past';
+    if (tense === 'present') continue;
+    const name = match[2]!;
+    const [month, dayNumber] = HOLIDAYS[name.toLowerCase().replace(/['’]/g, '').replace(/\s+/g, ' ')]!;
+    let day = utcDay(referenceDay.getUTCFullYear(), month, dayNumber);
+    if (tense === 'past' && day > referenceDay) day = utcDay(day.getUTCFullYear() - 1, month, dayNumber);
+    if (tense !== 'past' && day < referenceDay) day = utcDay(day.getUTCFullYear() + 1, month, dayNumber);
+    days.push(day);
+    // Opening a clause as a time ("Last Christmas we went skiing"), it takes an "at"; as a subject it stays bare.
+    const opening = /(?:^|[,;:])\s*$/.test(sentence.slice(0, start)) && !/^\s+(?:was|is|were|will|has|had)\b/i.test(sentence.slice(end));
+    edits.push({ start, end, text: openingAt(`${opening ? 'at ' : ''}${name} ${day.getUTCFullYear()}`, start) });
+  }
   // chrono reads no "two weekends ago": the weekend counted back from the last one.
   for (const match of sentence.matchAll(weekendsAgo)) {
     const start = match.index + match[0].indexOf(match[1]!);
@@ -217,7 +237,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
     const preposition = match[1]!.toLowerCase();
     // What is booked for a day, or moved to one, is ahead of it whatever the tense ("I booked the cabin for the 12th").
-    const ahead = preposition === 'for' || (preposition === 'to' && rescheduledTo(sentence, start));
+    const ahead = preposition === 'for' || ((preposition === 'to' || preposition === 'from') && rescheduledTo(sentence, start));
     // The end of a span ("for the 12th through the 15th") is the first such day from its start.
     const spanStart: Date | null =
       previous !== null && /^\s*$/.test(sentence.slice(previous.end, start)) && rangeEnd.has(preposition) ? previous.day : null;
@@ -302,6 +322,20 @@ function openingAt(text: string, start: number): string {
 }
 
 const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
+/** Holidays on the same day every year: month and day. */
+const HOLIDAYS: Record<string, [number, number]> = {
+  christmas: [12, 25],
+  'christmas day': [12, 25],
+  'christmas eve': [12, 24],
+  'boxing day': [12, 26],
+  'new years eve': [12, 31],
+  'new years day': [1, 1],
+  halloween: [10, 31],
+  'valentines day': [2, 14],
+};
+const holiday =
+  /(?:^|\s)(?:([Ll]ast|[Tt]his|[Nn]ext|[Pp]ast|[Cc]oming)\s+)?(Christmas(?:\s+(?:Eve|Day))?|Boxing\s+Day|New\s+Year['’]?s\s+(?:Eve|Day)|Halloween|Valentine['’]?s\s+Day)\b(?!['’]s|\s+\d)/g;
+
 /** A season named after a preposition with no "this" or "last" ("over the summer"), not a name ("the summer holidays"). */
 const bareSeason =
   /(?:^|\s)(over|during|in|through|throughout|since|by|until|till|before|after)\s+((?:the\s+)?(spring|summer|fall|autumn|winter))\b(?!\s*(?:of\b|\d|['’]s|[-–]?\s*(?:semester|term|break|holidays?|vacation|camp|school|job|season|collection|sale|olympics|games|solstice|months?|time|sun|heat|clothes|wardrobe|tyres|tires|coat|jacket|league|programme|program|course|intern\w*)\b))/gi;
@@ -330,8 +364,9 @@ function pickSeason(referenceDay: Date, season: string, which: string): { day: D
 }
 
 /**
- * Whether the "to" at `at` follows a verb that moves something in time: "My exam got postponed
- * to the 30th", "They moved the party to Friday". The new date is ahead of the day it was said.
+ * Whether the "to" (or "from") at `at` follows a verb that moves something in time: "My exam got
+ * postponed to the 30th", "They moved the party from Friday to Sunday". Both days are ahead of
+ * the day it was said.
  */
 function rescheduledTo(sentence: string, at: number): boolean {
   return rescheduling.test(sentence.slice(0, at));
@@ -423,7 +458,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   if (preposition !== null && rejectingWords.has(preposition) && !forADay) return null;
   // What is booked or bought for a day, or moved to one, is ahead of it whatever the tense
   // ("I booked flights for the 3rd of May", "My flight was changed to Thursday").
-  if (forADay || (preposition === 'to' && rescheduledTo(sentence, prepositionStart))) tense = 'future';
+  if (forADay || ((preposition === 'to' || preposition === 'from') && rescheduledTo(sentence, prepositionStart))) tense = 'future';
   // "after three years", "after two months of searching": a span counted from something the
   // sentence tells (being vegetarian, the search), not a date counted from when it was said.
   if (preposition === 'after' && spanOnly.test(phrase)) return null;
@@ -556,11 +591,15 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   return { day, edit: { start: editStart, end: editEnd, text: openingAt(text, editStart) } };
 }
 
-/** A bare weekday points to the nearest one in the sentence's direction; "last"/"next"/"this" are chrono's. */
+/**
+ * A bare weekday points to the nearest one in the sentence's direction, never the day it was
+ * said (that day is "today"): "I saw her on Friday" said on a Friday is the Friday before.
+ * "last"/"next"/"this" are chrono's.
+ */
 function pickWeekday(referenceDay: Date, weekday: number, lower: string, chronoDay: Date, tense: Tense): Date {
   if (/\b(?:last|past|previous|next|coming|this)\b/.test(lower)) return chronoDay;
   const current = referenceDay.getUTCDay();
-  if (tense === 'past') return addDays(referenceDay, -((current - weekday + 7) % 7));
+  if (tense === 'past') return addDays(referenceDay, -((current - weekday + 7) % 7 || 7));
   const ahead = (weekday - current + 7) % 7;
   return addDays(referenceDay, ahead === 0 ? 7 : ahead);
 }
