@@ -155,6 +155,13 @@ describe('resolveDates', () => {
     expect(resolve('The results come two weeks from today.', 'present')).toBe('The results come on 6 December 2026.');
   });
 
+  it('reads the end of a habit, the end of a named month, and "years ago today"', () => {
+    expect(resolve('I coached the team, every Saturday until March.', 'past')).toBe('I coached the team, every Saturday until March 2026.');
+    expect(resolve('My lease ends at the end of January.', 'present')).toBe('My lease ends on 31 January 2027.');
+    expect(resolve('We had our first date five years ago today.', 'past')).toBe('We had our first date on 22 November 2021.');
+    expect(resolve('Grandpa died three years ago this month.', 'past')).toBe('Grandpa died in November 2023.');
+  });
+
   it('places a month by the year said after it', () => {
     expect(resolve('I ran a marathon in May last year.', 'past')).toBe('I ran a marathon in May 2025.');
     expect(resolve('I signed up for a marathon in April next year.', 'past')).toBe('I signed up for a marathon in April 2027.');

@@ -83,6 +83,19 @@ casual.parsers.push(
     },
   },
   {
+    // "five years ago today", "three years ago this month": that day or month, so many years back.
+    pattern: () => /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:years?|months?))\s+ago\s+(today|this\s+month)\b/i,
+    extract: (context, match) => {
+      const ago = chrono.casual.parse(`${match[1]} ago`, { instant: context.refDate, timezone: 0 })[0];
+      if (ago === undefined) return null;
+      const day = ago.start.date();
+      const components = { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1 };
+      return /^today$/i.test(match[2]!)
+        ? { ...components, day: day.getUTCDate() }
+        : context.createParsingComponents(components).imply('day', 1);
+    },
+  },
+  {
     // "in April next year": chrono reads the month and the year apart; the year places the month.
     pattern: () => new RegExp(`\\b(?:in\\s+)?(${MONTH_ALTERNATION})\\s+(next|last|this)\\s+year\\b`),
     extract: (context, match) => {
@@ -137,7 +150,13 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     if (result === null || edits.some((edit) => edit.start < result.index + result.text.length && result.index < edit.end)) continue;
     const [first, last] = splitRange(sentence, result, reference);
     const found = readResult(sentence, first, referenceDay, tenseAt(first.index));
-    if (found === null) continue;
+    if (found === null) {
+      // A habit up to a day ("every Saturday until March"): the habit names no day, its end does.
+      const end = last === undefined ? null : readResult(sentence, last, referenceDay, tenseAt(last.index));
+      if (end !== null) days.push(end.day);
+      if (end?.edit) edits.push(end.edit);
+      continue;
+    }
     days.push(found.day);
     if (found.edit !== null) edits.push(found.edit);
     // The end of a span is the first such day from its start: "from Friday to Monday".
@@ -430,8 +449,8 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     }
     const article = /(?:^|\s)the\s+$/i.exec(sentence.slice(0, start));
     if (article !== null) {
-      // Without a day number, "the March for Science" is a name, not a date.
-      if (!/\d/.test(phrase) && monthWord.test(phrase)) return null;
+      // Without a day number, "the March for Science" is a name, not a date ("the end of March" is one).
+      if (!/\d/.test(phrase) && monthWord.test(phrase) && !/^(?:end|start|beginning|middle)\s+of\b/i.test(phrase)) return null;
       // "the next day" counts from something the sentence told, not from when it was said.
       if (/^(?:next|following|previous|prior)\b/i.test(phrase)) return null;
       start = article.index + article[0].search(/the/i);
