@@ -184,6 +184,9 @@ describe('resolveDates', () => {
     expect(resolve("We spent New Year's Eve in Edinburgh.", 'past')).toBe("We spent New Year's Eve 2025 in Edinburgh.");
     expect(resolve("We'll spend New Year's Eve in Edinburgh.", 'future')).toBe("We'll spend New Year's Eve 2026 in Edinburgh.");
     expect(resolve('I love Halloween.', 'present')).toBe('I love Halloween.');
+    // A holiday describing a thing is no time.
+    expect(resolve('We put up the Christmas tree on Sunday.', 'past')).toBe('We put up the Christmas tree on Sunday 15 November 2026.');
+    expect(resolve('I bought Halloween costumes.', 'past')).toBe('I bought Halloween costumes.');
   });
 
   it('keeps "at" before a time of day chrono took with the day', () => {

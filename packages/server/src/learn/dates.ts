@@ -205,6 +205,14 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     const end = match.index + match[0].length;
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
     const which = match[1]?.toLowerCase();
+    // A holiday as a time: after "last"/"next", a preposition or a verb of spending it, or as a subject;
+    // not a word describing a thing ("the Christmas tree", "Halloween costumes").
+    const asTime =
+      which !== undefined ||
+      holidayBefore.test(sentence.slice(0, start)) ||
+      (/^\s+(?:was|is|were|will|has|had)\b|^\s*(?:[,.;:!?]|$)/.test(sentence.slice(end)) &&
+        !/\b(?:a|an|the|my|our|your|his|her|their)\s+$/i.test(sentence.slice(0, start)));
+    if (!asTime) continue;
     let tense = which === undefined ? tenseAt(match.index) : /^(?:last|past)$/.test(which) ? 'past' : 'future';
     if (/\bsince\s+$/i.test(sentence.slice(0, start))) tense = 'past';
     if (tense === 'present') continue;
@@ -352,6 +360,8 @@ const HOLIDAYS: Record<string, [number, number]> = {
   halloween: [10, 31],
   'valentines day': [2, 14],
 };
+const holidayBefore =
+  /(?:^|\s)(?:on|at|for|since|until|till|before|after|over|during|by|from|through|around|spent|spend|spending|celebrated|celebrate|celebrating|hosted|host|hosting)\s+$/i;
 const holiday =
   /(?:^|\s)(?:([Ll]ast|[Tt]his|[Nn]ext|[Pp]ast|[Cc]oming)\s+)?(Christmas(?:\s+(?:Eve|Day))?|Boxing\s+Day|New\s+Year['’]?s\s+(?:Eve|Day)|Halloween|Valentine['’]?s\s+Day)\b(?!['’]s|\s+\d)/g;
 
