@@ -536,7 +536,7 @@ const PAST_AUXILIARY_SENTENCES = [
   'Ana had been renting a flat',
   'Ana used to paint',
 ];
-const THIRD_SINGULAR = ['he', 'she', 'it', 'this', 'that', 'who', 'someone', 'somebody', 'everyone', 'everybody', 'nobody'];
+const THIRD_SINGULAR = ['he', 'she', 'it', 'this', 'that', 'who'];
 const RESCHEDULING_VERBS = [
   'moved',
   'pushed',

@@ -30,6 +30,9 @@ describe('detectTense', () => {
     // After "I", "we", "you" or "they", a single time that may be past tips it.
     expect(tenseOf('I quit the choir on Friday.')).toBe('past');
     expect(tenseOf('We put the flat up for sale in March.')).toBe('past');
+    expect(tenseOf('They cut the ribbon yesterday.')).toBe('past');
+    expect(tenseOf('Everybody quit the choir.')).toBe('past');
+    expect(tenseOf("I can't quit the choir on Friday.")).toBe('present');
     // A habit, no time named, or a future marker leaves it present or future.
     expect(tenseOf('I quit work early on Fridays.')).toBe('present');
     expect(tenseOf('We cut the hedge every Saturday.')).toBe('present');

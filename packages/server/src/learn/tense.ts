@@ -34,12 +34,13 @@ const PRESENT_BE_OR_GET = new Set(['am', 'is', 'are', 'be', 'being', 'get', 'get
 /** Auxiliaries that are past whatever compromise tags them. */
 const PAST_AUXILIARIES = new Set(['was', 'were', "wasn't", "weren't", 'did', "didn't", 'had', "hadn't", 'used']);
 
-/** Subjects a present verb takes an -s after: without it, a verb like "quit" can only be past. */
-const THIRD_SINGULAR = new Set(['he', 'she', 'it', 'this', 'that', 'who', 'someone', 'somebody', 'everyone', 'everybody', 'nobody']);
+/**
+ * Subjects a present verb takes an -s after: without it, a verb like "quit" can only be past
+ * (with the singular nouns, "someone" and "everybody" among them, which the tagger marks).
+ */
+const THIRD_SINGULAR = new Set(['he', 'she', 'it', 'this', 'that', 'who']);
 /** Subjects after which present and past of "quit" look alike. */
 const OTHER_PERSONS = new Set(['i', 'we', 'you', 'they']);
-/** Words before a verb that make it no finite verb of its own ("to quit", "can't quit", "don't quit"). */
-const NOT_FINITE_BEFORE = /^(?:to|do|does|don't|doesn't|dont|doesnt|not|never|let's)$/;
 
 /**
  * A time that may lie before the day it was said, named once: "yesterday", "a week ago", "last
@@ -63,8 +64,8 @@ function bareFormIsPast(text: string, words: readonly Token[], index: number): b
   while (before >= 0 && words[before]!.tags.has('Adverb') && !words[before]!.tags.has('Negative')) before--;
   const subject = words[before];
   if (subject === undefined) return false;
+  // Only a subject right before it counts: "to quit", "can't quit", "don't quit" are no past.
   const word = (subject.implied ?? subject.text).toLowerCase().replace(/’/g, "'");
-  if (NOT_FINITE_BEFORE.test(word) || subject.tags.has('Auxiliary') || subject.tags.has('Modal')) return false;
   if (THIRD_SINGULAR.has(word)) return true;
   const noun = subject.tags.has('Noun') && !subject.tags.has('Pronoun') && !subject.tags.has('Possessive');
   if (noun && !subject.tags.has('Plural')) return true;
