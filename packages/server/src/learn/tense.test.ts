@@ -31,6 +31,8 @@ describe('detectTense', () => {
     expect(tenseOf('I quit the choir on Friday.')).toBe('past');
     expect(tenseOf('We put the flat up for sale in March.')).toBe('past');
     expect(tenseOf('They cut the ribbon yesterday.')).toBe('past');
+    expect(tenseOf('You quit the band on Saturday.')).toBe('past');
+    expect(tenseOf('We set up the tent this past weekend.')).toBe('past');
     expect(tenseOf('Everybody quit the choir.')).toBe('past');
     expect(tenseOf("I can't quit the choir on Friday.")).toBe('present');
     // A habit, no time named, or a future marker leaves it present or future.
