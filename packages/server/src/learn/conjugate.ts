@@ -112,9 +112,27 @@ const unchanged = new Set([
 
 /**
  * Present and past look alike for these, so a past-tense sentence keeps them ("I read it
- * yesterday" is not "reads").
+ * yesterday" is not "reads"), and their tense is read from the words around them (learn/tense.ts).
  */
-const sameInPast = new Set(['read', 'put', 'cut', 'hit', 'set', 'let', 'quit', 'shut', 'hurt', 'cost', 'spread', 'bet', 'split', 'upset']);
+export const SAME_IN_PAST: ReadonlySet<string> = new Set([
+  'read',
+  'put',
+  'cut',
+  'hit',
+  'set',
+  'let',
+  'quit',
+  'shut',
+  'hurt',
+  'cost',
+  'spread',
+  'bet',
+  'split',
+  'upset',
+  'cast',
+  'burst',
+  'broadcast',
+]);
 
 /** Present verbs that end in "ed" as past tenses do ("I need a break" → "needs"). */
 const presentInEd = new Set(['need', 'feed', 'bleed', 'speed', 'breed', 'proceed', 'succeed', 'exceed', 'heed', 'shed', 'wed']);
@@ -155,7 +173,7 @@ export function thirdPerson(word: string, context: VerbContext = {}): string | n
   const known = Object.hasOwn(irregular, lower) ? irregular[lower] : undefined;
   if (known !== undefined) result = known;
   else if (unchanged.has(lower)) result = null;
-  else if (context.past === true && sameInPast.has(lower)) result = null;
+  else if (context.past === true && SAME_IN_PAST.has(lower)) result = null;
   else if (tags !== undefined && tags.size > 0 && !isPresentVerb(tags) && !commonVerbs.has(lower)) result = null;
   else if (tags === undefined || tags.size === 0 ? (/ed$/.test(lower) && !presentInEd.has(lower)) || !/^[a-z]+$/.test(lower) : false)
     result = null;

@@ -24,6 +24,9 @@ describe('resolveDates', () => {
   it('points a bare month or weekday back in a past-tense sentence', () => {
     expect(resolve('I went to Paris in March.', 'past')).toBe('I went to Paris in March 2026.');
     expect(resolve('I saw her on Friday.', 'past')).toBe('I saw her on Friday 20 November 2026.');
+    // The weekday it was said on is "today": said on a Sunday, "on Sunday" in the past is the one before.
+    expect(resolve('I saw her on Sunday.', 'past')).toBe('I saw her on Sunday 15 November 2026.');
+    expect(resolve('I see her on Sunday.', 'present')).toBe('I see her on Sunday 29 November 2026.');
   });
 
   it('leaves dates that carry their own year as they are', () => {
@@ -129,6 +132,117 @@ describe('resolveDates', () => {
     expect(resolve("Last year's trip was fun.", 'past')).toBe("2025's trip was fun.");
     expect(resolve('I went to the March for Science.', 'past')).toBe('I went to the March for Science.');
     expect(resolve('We left and came back the next day.', 'past')).toBe('We left and came back the next day.');
+  });
+
+  it('reads counts chrono leaves out: fortnights, a unit two away, "back" for "ago", "the other day"', () => {
+    expect(resolve('I started the job the week before last.', 'past')).toBe('I started the job in the week of 2 November 2026.');
+    expect(resolve('The month before last I changed teams.', 'past')).toBe('In September 2026 I changed teams.');
+    expect(resolve('We move the year after next.', 'future')).toBe('We move in 2028.');
+    expect(resolve('We got back a fortnight ago.', 'past')).toBe('We got back in the week of 2 November 2026.');
+    expect(resolve('We fly out in a fortnight.', 'future')).toBe('We fly out in the week of 30 November 2026.');
+    expect(resolve('I had the flu a couple of weeks back.', 'past')).toBe('I had the flu a couple of weeks before 22 November 2026.');
+    expect(resolve('I ran into Vera the other day.', 'past')).toBe('I ran into Vera a few days before 22 November 2026.');
+    expect(resolve('We chatted the other night.', 'past')).toBe('We chatted a few days before 22 November 2026.');
+    // "back" alone is no count: "I came back on Friday" keeps chrono's reading of the day.
+    expect(resolve('I came back on Friday.', 'past')).toBe('I came back on Friday 20 November 2026.');
+  });
+
+  it('counts weekends back and weeks on from a day', () => {
+    expect(resolve('I was in Berlin the weekend before last.', 'past')).toBe('I was in Berlin on the weekend of 7 November 2026.');
+    expect(resolve('We went camping a few weekends ago.', 'past')).toBe('We went camping a few weekends before 22 November 2026.');
+    expect(resolve('I start a week on Monday.', 'present')).toBe('I start on Monday 30 November 2026.');
+    expect(resolve('A week from Friday is my last day.', 'present')).toBe('Friday 4 December 2026 is my last day.');
+    expect(resolve('The results come two weeks from today.', 'present')).toBe('The results come on 6 December 2026.');
+  });
+
+  it('reads the end of a habit, the end of a named month, and "years ago today"', () => {
+    expect(resolve('I coached the team, every Saturday until March.', 'past')).toBe('I coached the team, every Saturday until March 2026.');
+    expect(resolve('My lease ends at the end of January.', 'present')).toBe('My lease ends on 31 January 2027.');
+    expect(resolve('We had our first date five years ago today.', 'past')).toBe('We had our first date on 22 November 2021.');
+    expect(resolve('Grandpa died three years ago this month.', 'past')).toBe('Grandpa died in November 2023.');
+  });
+
+  it('places a month by the year said after it', () => {
+    expect(resolve('I ran a marathon in May last year.', 'past')).toBe('I ran a marathon in May 2025.');
+    expect(resolve('I signed up for a marathon in April next year.', 'past')).toBe('I signed up for a marathon in April 2027.');
+  });
+
+  it('places a bare season by the tense, and leaves a habit alone', () => {
+    expect(resolve('We got engaged over the summer.', 'past')).toBe('We got engaged over summer 2026.');
+    expect(resolve('The pipes froze through the winter.', 'past')).toBe('The pipes froze through the winter of 2025–2026.');
+    expect(resolve('We will paint the house in the spring.', 'future')).toBe('We will paint the house in spring 2027.');
+    expect(resolve('I want to lose 5 kg by summer.', 'present')).toBe('I want to lose 5 kg by summer 2027.');
+    expect(resolve('I swim in the summer.', 'present')).toBe('I swim in the summer.');
+    expect(resolve('I am inspired by autumn.', 'present')).toBe('I am inspired by autumn.');
+    expect(resolve('I worked at the summer camp.', 'past')).toBe('I worked at the summer camp.');
+    expect(resolve('We met during the summer holidays.', 'past')).toBe('We met during the summer holidays.');
+  });
+
+  it('places a holiday by the words before it or the tense, and leaves a habit alone', () => {
+    expect(resolve("I haven't seen my brother since Christmas.", 'present')).toBe("I haven't seen my brother since Christmas 2025.");
+    expect(resolve('Last Halloween we carved turnips.', 'past')).toBe('At Halloween 2026 we carved turnips.');
+    expect(resolve("We spent New Year's Eve in Edinburgh.", 'past')).toBe("We spent New Year's Eve 2025 in Edinburgh.");
+    expect(resolve("We'll spend New Year's Eve in Edinburgh.", 'future')).toBe("We'll spend New Year's Eve 2026 in Edinburgh.");
+    expect(resolve('I love Halloween.', 'present')).toBe('I love Halloween.');
+    // A holiday describing a thing is no time.
+    expect(resolve('We put up the Christmas tree on Sunday.', 'past')).toBe('We put up the Christmas tree on Sunday 15 November 2026.');
+    expect(resolve('I bought Halloween costumes.', 'past')).toBe('I bought Halloween costumes.');
+  });
+
+  it('keeps "at" before a time of day chrono took with the day', () => {
+    expect(resolve('Our flight leaves at 7am the day after tomorrow.', 'present')).toBe('Our flight leaves on 24 November 2026 at 7am.');
+  });
+
+  it('writes the early part of the month or year it was said in for "the start of the month"', () => {
+    expect(resolve('I had my first lesson at the start of the month.', 'past')).toBe('I had my first lesson in early November 2026.');
+    expect(resolve('Since the beginning of the year I have read 30 books.', 'present')).toBe('Since early 2026 I have read 30 books.');
+  });
+
+  it('takes "this coming" into the day it names, which lies ahead', () => {
+    expect(resolve("I'm flying to Denver this coming Friday.", 'future')).toBe("I'm flying to Denver on Friday 27 November 2026.");
+    expect(resolve('I told them I start this coming Monday.', 'past')).toBe('I told them I start on Monday 23 November 2026.');
+  });
+
+  it('adds no preposition to a month already placed, nor to the second day of a pair', () => {
+    expect(resolve('The baby is due in late January.', 'present')).toBe('The baby is due in late January 2027.');
+    expect(resolve('Mid-December I am heading to Vienna.', 'present')).toBe('Mid-December 2026 I am heading to Vienna.');
+    expect(resolve('The plumber comes between Thursday and Friday.', 'present')).toBe(
+      'The plumber comes between Thursday 26 November 2026 and Friday 27 November 2026.',
+    );
+  });
+
+  it('keeps the preposition before a date that owns a noun', () => {
+    expect(resolve("We met at yesterday's market.", 'past')).toBe("We met at 21 November 2026's market.");
+    expect(resolve("I had a migraine during last night's storm.", 'past')).toBe(
+      "I had a migraine during the night of 21 November 2026's storm.",
+    );
+  });
+
+  it('leaves "my last day" and "for a week" alone: a final day and a span, not dates', () => {
+    expect(resolve('Friday is my last day.', 'present')).toBe('Friday 27 November 2026 is my last day.');
+    expect(resolve('I will be off for a week starting Monday.', 'future')).toBe(
+      'I will be off for a week starting on Monday 23 November 2026.',
+    );
+  });
+
+  it('puts a day that something is moved to, or booked for, ahead of the day it was said', () => {
+    expect(resolve('My dentist appointment moved to the 12th.', 'past')).toBe('My dentist appointment moved to 12 December 2026.');
+    expect(resolve('The viewing was pushed back to Thursday.', 'past')).toBe('The viewing was pushed back to Thursday 26 November 2026.');
+    expect(resolve('My lesson got moved from Tuesday to Thursday.', 'past')).toBe(
+      'My lesson got moved from Tuesday 24 November 2026 to Thursday 26 November 2026.',
+    );
+    // Without a verb of moving, "to" a day keeps the sentence's direction.
+    expect(resolve('I worked from Monday to Thursday.', 'past')).toBe(
+      'I worked from Monday 16 November 2026 to Thursday 19 November 2026.',
+    );
+    // The end of a span of days is the first such day from its start.
+    expect(resolve('We are away from Friday to Monday.', 'present')).toBe(
+      'We are away from Friday 27 November 2026 to Monday 30 November 2026.',
+    );
+    expect(resolve('We booked the cabin for the 12th through the 15th.', 'past')).toBe(
+      'We booked the cabin for 12 December 2026 through 15 December 2026.',
+    );
+    expect(resolve('We were away from the 28th to the 3rd.', 'past')).toBe('We were away from 28 October 2026 to 3 November 2026.');
   });
 
   it('reports the days spoken of, for telling plans from the past', () => {

@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { MONTH_ALTERNATION, WEEKDAY_ALTERNATION } from '../text/calendar.js';
+import { MONTH_ALTERNATION, WEEKDAY_ALTERNATION, WEEKDAY_WORDS } from '../text/calendar.js';
 import { formatDay, formatMonth } from '../text/date-wording.js';
 import type { Edit } from './types.js';
 
@@ -17,18 +17,107 @@ const dayInMilliseconds = 86_400_000;
 
 /** Words that make a chrono match about time relative to when it was said. */
 const relativeWords =
-  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|coming|past|previous|later|earlier|morning|afternoon|evening|night|weekend|weeks?|months?|years?|days?)\b/i;
+  /\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|coming|past|previous|later|earlier|morning|afternoon|evening|night|weekend|weeks?|fortnights?|months?|years?|days?)\b/i;
 const monthWord = new RegExp(`\\b(?:${MONTH_ALTERNATION})\\b`);
 const weekdayWord = new RegExp(`\\b(?:${WEEKDAY_ALTERNATION})\\b`, 'i');
 /** Prepositions our own wording replaces ("in March" -> "in March 2027", "on Friday" -> "on Friday 27 …"). */
 const ownPrepositions = new Set(['on', 'in', 'at', 'during', 'over']);
 /** Prepositions we keep in front of a bare date ("by Friday" -> "by Friday 27 November 2026"). */
-const keptPrepositions = new Set(['by', 'until', 'till', 'since', 'before', 'after', 'from', 'to', 'through', 'of']);
+const keptPrepositions = new Set(['by', 'until', 'till', 'since', 'before', 'after', 'from', 'to', 'through', 'of', 'between']);
 /** A bare span of time ("three years", "a couple of weeks", "10 days"), no day named. */
 const spanOnly =
   /^(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|few|several|a couple of|a couple|couple of|some|many|\d+)\s+(?:more\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?|decades?)$/i;
 /** Words before a date that make it a duration or a habit, not a point in time: never rewritten. */
 const rejectingWords = new Set(['for', 'every', 'each', 'within']);
+
+/** Counts said in words before "fortnight", "weekends ago". */
+const COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, 'a couple of': 2, three: 3, four: 4, '2': 2, '3': 3, '4': 4 };
+
+/** The components of a day chrono takes as known. */
+function dayComponents(day: Date): { year: number; month: number; day: number } {
+  return { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate() };
+}
+
+/**
+ * chrono's casual English, taught two ways of counting back or ahead that it leaves out:
+ * fortnights ("a fortnight ago", "in two fortnights") and a unit two away ("the week before
+ * last", "the month after next", "the year before last").
+ */
+const casual = chrono.casual.clone();
+casual.parsers.push(
+  {
+    pattern: () => /\b(?:(a|one|two|three)\s+fortnights?\s+ago|in\s+(a|one|two|three)\s+fortnights?)\b/i,
+    extract: (context, match) => {
+      const count = COUNTS[(match[1] ?? match[2])!.toLowerCase()]!;
+      const day = addDays(startOfDay(context.refDate), (match[1] === undefined ? 14 : -14) * count);
+      return dayComponents(day);
+    },
+  },
+  {
+    // "a couple of weeks back" is "a couple of weeks ago", which chrono reads.
+    pattern: () =>
+      /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|couple of|several|\d+)\s+(?:days?|weeks?|months?|years?))\s+back\b/i,
+    extract: (context, match) => {
+      const ago = chrono.casual.parse(`${match[1]} ago`, { instant: context.refDate, timezone: 0 })[0];
+      if (ago === undefined) return null;
+      const components = context.createParsingComponents();
+      for (const unit of ['year', 'month', 'day', 'weekday', 'hour', 'minute'] as const) {
+        const value = ago.start.get(unit);
+        if (value === null) continue;
+        if (ago.start.isCertain(unit)) components.assign(unit, value);
+        else components.imply(unit, value);
+      }
+      return components;
+    },
+  },
+  {
+    // "a week on Monday", "two weeks from Friday", "a week from today": weeks after that day.
+    pattern: () => new RegExp(`\\b(a|one|two|three)\\s+weeks?\\s+(?:on|from)\\s+(today|tomorrow|${WEEKDAY_ALTERNATION})\\b`, 'i'),
+    extract: (context, match) => {
+      const today = startOfDay(context.refDate);
+      const named = match[2]!.toLowerCase();
+      const weekday = WEEKDAY_WORDS.indexOf(named);
+      const ahead = weekday === -1 ? (named === 'tomorrow' ? 1 : 0) : (weekday - today.getUTCDay() + 7) % 7 || 7;
+      const day = addDays(today, ahead + 7 * COUNTS[match[1]!.toLowerCase()]!);
+      return { ...dayComponents(day), ...(weekday === -1 ? {} : { weekday }) };
+    },
+  },
+  {
+    // "five years ago today", "three years ago this month": that day or month, so many years back.
+    pattern: () => /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:years?|months?))\s+ago\s+(today|this\s+month)\b/i,
+    extract: (context, match) => {
+      const ago = chrono.casual.parse(`${match[1]} ago`, { instant: context.refDate, timezone: 0 })[0];
+      if (ago === undefined) return null;
+      const day = ago.start.date();
+      const components = { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1 };
+      return /^today$/i.test(match[2]!)
+        ? { ...components, day: day.getUTCDate() }
+        : context.createParsingComponents(components).imply('day', 1);
+    },
+  },
+  {
+    // "in April next year": chrono reads the month and the year apart; the year places the month.
+    pattern: () => new RegExp(`\\b(?:in\\s+)?(${MONTH_ALTERNATION})\\s+(next|last|this)\\s+year\\b`),
+    extract: (context, match) => {
+      const shift = match[2] === 'next' ? 1 : match[2] === 'last' ? -1 : 0;
+      const month = MONTH_ALTERNATION.split('|').indexOf(match[1]!) + 1;
+      return context.createParsingComponents({ year: context.refDate.getUTCFullYear() + shift, month }).imply('day', 1);
+    },
+  },
+  {
+    pattern: () => /\bthe\s+(week|month|year|weekend(?=\s+before))\s+(before\s+last|after\s+next)\b/i,
+    extract: (context, match) => {
+      const sign = /^before/i.test(match[2]!) ? -1 : 1;
+      const today = startOfDay(context.refDate);
+      const unit = match[1]!.toLowerCase();
+      if (unit === 'weekend') return dayComponents(addDays(lastWeekendOver(today), -7));
+      if (unit === 'week') return dayComponents(addDays(today, sign * 14));
+      if (unit === 'year') return { year: today.getUTCFullYear() + sign * 2 };
+      const month = utcDay(today.getUTCFullYear(), today.getUTCMonth() + 1 + sign * 2, 1);
+      return context.createParsingComponents({ year: month.getUTCFullYear(), month: month.getUTCMonth() + 1 }).imply('day', 1);
+    },
+  },
+);
 
 /**
  * Finds dates in a sentence with chrono-node and rewrites the relative ones against the
@@ -45,14 +134,36 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   const edits: Edit[] = [];
   const days: Date[] = [];
   const referenceDay = startOfDay(reference);
-  for (const parsed of chrono.casual.parse(sentence, { instant: reference, timezone: 0 })) {
+  // chrono names no day in "the other day" (and reads "night" in "the other night" as tonight):
+  // it is a few days before the day it was said.
+  for (const match of sentence.matchAll(otherDay)) {
+    const start = match.index + match[0].indexOf(match[1]!);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const weeks = match[2]!.toLowerCase() === 'week';
+    days.push(addDays(referenceDay, weeks ? -14 : -3));
+    edits.push({ start, end, text: openingAt(`a few ${weeks ? 'weeks' : 'days'} before ${formatDay(referenceDay, false)}`, start) });
+  }
+  for (const parsed of casual.parse(sentence, { instant: reference, timezone: 0 })) {
     const held = withoutHeldDayPart(sentence, parsed, reference);
     const result = held === null ? null : withoutCountAfterComma(sentence, held, reference);
-    if (result === null) continue;
-    const found = readResult(sentence, result, referenceDay, tenseAt(result.index));
-    if (found === null) continue;
+    if (result === null || edits.some((edit) => edit.start < result.index + result.text.length && result.index < edit.end)) continue;
+    const [first, last] = splitRange(sentence, result, reference);
+    const found = readResult(sentence, first, referenceDay, tenseAt(first.index));
+    if (found === null) {
+      // A habit up to a day ("every Saturday until March"): the habit names no day, its end does.
+      const end = last === undefined ? null : readResult(sentence, last, referenceDay, tenseAt(last.index));
+      if (end !== null) days.push(end.day);
+      if (end?.edit) edits.push(end.edit);
+      continue;
+    }
     days.push(found.day);
     if (found.edit !== null) edits.push(found.edit);
+    // The end of a span is the first such day from its start: "from Friday to Monday".
+    const end = last === undefined ? null : readResult(sentence, last, found.day, 'future');
+    if (end === null) continue;
+    days.push(end.day);
+    if (end.edit !== null) edits.push(end.edit);
   }
   // chrono knows no seasons: "last summer" is the summer before the one we are in or nearest.
   for (const match of sentence.matchAll(seasonPhrase)) {
@@ -69,29 +180,101 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     const text = introduced ? season.name : `in ${season.name}`;
     edits.push({ start, end, text: openingAt(text, start) });
   }
+  // "over the summer", "by spring": told in the past, the last season of that name begun; ahead,
+  // the next one not over (a deadline's "by" and "until" look ahead). Told in the present it is
+  // a habit ("I swim in the summer"), which no date is added to.
+  for (const match of sentence.matchAll(bareSeason)) {
+    const start = match.index + match[0].indexOf(match[2]!);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const preposition = match[1]!.toLowerCase();
+    // "inspired by autumn": "by" after a participle names what acts, not a deadline.
+    if (preposition === 'by' && /[\p{L}](?:ed|en)\s*$/u.test(sentence.slice(0, match.index + match[0].indexOf(match[1]!)))) continue;
+    let tense = tenseAt(match.index);
+    if (tense === 'present' && /^(?:by|until|till|before)$/.test(preposition)) tense = 'future';
+    if (preposition === 'since') tense = 'past';
+    if (tense === 'present') continue;
+    const season = pickSeason(referenceDay, match[3]!.toLowerCase(), tense === 'past' ? 'begun' : 'not over');
+    days.push(season.day);
+    edits.push({ start, end, text: season.name });
+  }
+  // chrono knows no holidays: "since Christmas", "last Halloween", "on New Year's Eve" name the
+  // one before or ahead by the words before them or the tense; in the present, a habit ("I love Halloween").
+  for (const match of sentence.matchAll(holiday)) {
+    const start = match.index + match[0].indexOf(match[1] ?? match[2]!);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const which = match[1]?.toLowerCase();
+    // A holiday as a time: after "last"/"next", a preposition or a verb of spending it, or as a subject;
+    // not a word describing a thing ("the Christmas tree", "Halloween costumes").
+    const asTime =
+      which !== undefined ||
+      holidayBefore.test(sentence.slice(0, start)) ||
+      (/^\s+(?:was|is|were|will|has|had)\b|^\s*(?:[,.;:!?]|$)/.test(sentence.slice(end)) &&
+        !/\b(?:a|an|the|my|our|your|his|her|their)\s+$/i.test(sentence.slice(0, start)));
+    if (!asTime) continue;
+    let tense = which === undefined ? tenseAt(match.index) : /^(?:last|past)$/.test(which) ? 'past' : 'future';
+    if (/\bsince\s+$/i.test(sentence.slice(0, start))) tense = 'past';
+    if (tense === 'present') continue;
+    const name = match[2]!;
+    const [month, dayNumber] = HOLIDAYS[name.toLowerCase().replace(/['’]/g, '').replace(/\s+/g, ' ')]!;
+    let day = utcDay(referenceDay.getUTCFullYear(), month, dayNumber);
+    if (tense === 'past' && day > referenceDay) day = utcDay(day.getUTCFullYear() - 1, month, dayNumber);
+    if (tense !== 'past' && day < referenceDay) day = utcDay(day.getUTCFullYear() + 1, month, dayNumber);
+    days.push(day);
+    // Opening a clause as a time ("Last Christmas we went skiing"), it takes an "at"; as a subject it stays bare.
+    const opening = /(?:^|[,;:])\s*$/.test(sentence.slice(0, start)) && !/^\s+(?:was|is|were|will|has|had)\b/i.test(sentence.slice(end));
+    edits.push({ start, end, text: openingAt(`${opening ? 'at ' : ''}${name} ${day.getUTCFullYear()}`, start) });
+  }
   // chrono reads no "two weekends ago": the weekend counted back from the last one.
   for (const match of sentence.matchAll(weekendsAgo)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
-    const count = COUNTS[match[1]!.toLowerCase().replace(/\s+/g, ' ')]!;
-    const weekday = referenceDay.getUTCDay();
-    // The last weekend over: the Saturday before this week's (Monday to Friday), the one before this weekend's on one.
-    const lastSaturday = addDays(referenceDay, weekday === 6 ? -7 : weekday === 0 ? -8 : -(weekday + 1));
-    const day = addDays(lastSaturday, -7 * (count - 1));
+    const count = COUNTS[match[1]!.toLowerCase().replace(/\s+/g, ' ')];
+    const day = addDays(lastWeekendOver(referenceDay), -7 * ((count ?? 3) - 1));
     days.push(day);
-    const text = `on the weekend of ${formatDay(day, false)}`;
+    // "a few weekends ago" names no weekend: it is said against the day it was said, as "a few days ago" is.
+    const text =
+      count === undefined
+        ? `${match[1]!.toLowerCase()} weekends before ${formatDay(referenceDay, false)}`
+        : `on the weekend of ${formatDay(day, false)}`;
+    edits.push({ start, end, text: openingAt(text, start) });
+  }
+  // chrono reads no "the start of the month": the early part of the month or year it was said in.
+  for (const match of sentence.matchAll(startOfPeriod)) {
+    const start = match.index + match[0].indexOf(match[1]!);
+    const end = match.index + match[0].length;
+    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    const year = match[3]!.toLowerCase() === 'year';
+    const day = year
+      ? utcDay(referenceDay.getUTCFullYear(), 1, 1)
+      : utcDay(referenceDay.getUTCFullYear(), referenceDay.getUTCMonth() + 1, 1);
+    days.push(day);
+    const period = year ? String(day.getUTCFullYear()) : formatMonth(day);
+    const preposition = match[2]?.toLowerCase();
+    const text = preposition === undefined || ownPrepositions.has(preposition) ? `in early ${period}` : `${preposition} early ${period}`;
     edits.push({ start, end, text: openingAt(text, start) });
   }
   // chrono leaves "on the 15th" alone; it means that day of the nearest month in the sentence's direction.
+  let previous: { end: number; day: Date } | null = null;
   for (const match of sentence.matchAll(dayOfMonth)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
     if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
-    const day = pickMonth(referenceDay, Number(match[2]), tenseAt(match.index));
-    if (day === null) continue;
-    days.push(day);
     const preposition = match[1]!.toLowerCase();
+    // What is booked for a day, or moved to one, is ahead of it whatever the tense ("I booked the cabin for the 12th").
+    const ahead = preposition === 'for' || ((preposition === 'to' || preposition === 'from') && rescheduledTo(sentence, start));
+    // The end of a span ("for the 12th through the 15th") is the first such day from its start.
+    const spanStart: Date | null =
+      previous !== null && /^\s*$/.test(sentence.slice(previous.end, start)) && rangeEnd.has(preposition) ? previous.day : null;
+    const day: Date | null =
+      spanStart !== null
+        ? pickMonth(spanStart, Number(match[2]), 'future')
+        : pickMonth(referenceDay, Number(match[2]), ahead ? 'future' : tenseAt(match.index));
+    if (day === null) continue;
+    previous = { end, day };
+    days.push(day);
     const text = preposition === 'on' ? `on ${formatDay(day, false)}` : `${match[1]} ${formatDay(day, false)}`;
     edits.push({ start, end, text: openingAt(text, start) });
   }
@@ -102,9 +285,13 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
 const CLOCK =
   /\b(?:at|around|by)\s+(?:noon|midnight)\b|(?:\b(?:at|around|by|from)\s+)?\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)?(?![\d/.:-]|\s*(?:st|nd|rd|th)\b)(?=\s|$)/i;
 
-/** Counts said in words before "weekends ago". */
-const COUNTS: Record<string, number> = { a: 1, one: 1, two: 2, 'a couple of': 2, three: 3, four: 4, '2': 2, '3': 3, '4': 4 };
-const weekendsAgo = /(?:^|\s)(a|one|two|a couple of|three|four|[234])\s+weekends?\s+ago\b/gi;
+const weekendsAgo = /(?:^|\s)(a|one|two|a couple of|three|four|[234]|a few|several)\s+weekends?\s+ago\b/gi;
+
+/** The Saturday of the last weekend over: the one before this week's (Monday to Friday), the one before this weekend's on one. */
+function lastWeekendOver(referenceDay: Date): Date {
+  const weekday = referenceDay.getUTCDay();
+  return addDays(referenceDay, weekday === 6 ? -7 : weekday === 0 ? -8 : -(weekday + 1));
+}
 
 /** A part of a day after an article or a possessive and up to two words ("an awesome night", "our long morning"). */
 const heldDayPart = /^(?:morning|afternoon|evening|night)\b\s*/i;
@@ -131,9 +318,25 @@ function withoutCountAfterComma(sentence: string, result: chrono.ParsedResult, r
   return readAgain(sentence, result.index, result.index + counted.index, reference);
 }
 
+/**
+ * A span chrono reads as one result ("from Monday to Thursday") as its two ends, each read on
+ * its own, so that both are written; the result alone when an end names no day ("from 3pm to
+ * 5pm on Friday").
+ */
+function splitRange(sentence: string, result: chrono.ParsedResult, reference: Date): [chrono.ParsedResult, chrono.ParsedResult?] {
+  if (result.end === null || result.end === undefined) return [result];
+  const connector = /\s+(?:to|until|till|through|thru)\s+|\s*[-–]\s*/i.exec(result.text);
+  if (connector === null || connector.index === 0) return [result];
+  const first = readAgain(sentence, result.index, result.index + connector.index, reference);
+  const last = readAgain(sentence, result.index + connector.index + connector[0].length, result.index + result.text.length, reference);
+  const namesDay = (part: chrono.ParsedResult | null): part is chrono.ParsedResult =>
+    part !== null && ['day', 'weekday', 'month'].some((unit) => part.start.isCertain(unit as chrono.Component));
+  return namesDay(first) && namesDay(last) ? [first, last] : [result];
+}
+
 /** chrono's first reading of sentence[from, to), its `index` counted from the whole sentence; null when it finds none. */
 function readAgain(sentence: string, from: number, to: number, reference: Date): chrono.ParsedResult | null {
-  const result = chrono.casual.parse(sentence.slice(from, to), { instant: reference, timezone: 0 })[0];
+  const result = casual.parse(sentence.slice(from, to), { instant: reference, timezone: 0 })[0];
   if (result === undefined) return null;
   // The result's `index` is a plain field (read-only only in chrono's types).
   (result as { index: number }).index = result.index + from;
@@ -146,9 +349,29 @@ function openingAt(text: string, start: number): string {
 }
 
 const seasonPhrase = /(?:^|\s)(this|last|next|past|coming)\s+(spring|summer|fall|autumn|winter)\b/gi;
+/** Holidays on the same day every year: month and day. */
+const HOLIDAYS: Record<string, [number, number]> = {
+  christmas: [12, 25],
+  'christmas day': [12, 25],
+  'christmas eve': [12, 24],
+  'boxing day': [12, 26],
+  'new years eve': [12, 31],
+  'new years day': [1, 1],
+  halloween: [10, 31],
+  'valentines day': [2, 14],
+};
+const holidayBefore =
+  /(?:^|\s)(?:on|at|for|since|until|till|before|after|over|during|by|from|through|around|spent|spend|spending|celebrated|celebrate|celebrating|hosted|host|hosting)\s+$/i;
+const holiday =
+  /(?:^|\s)(?:([Ll]ast|[Tt]his|[Nn]ext|[Pp]ast|[Cc]oming)\s+)?(Christmas(?:\s+(?:Eve|Day))?|Boxing\s+Day|New\s+Year['’]?s\s+(?:Eve|Day)|Halloween|Valentine['’]?s\s+Day)\b(?!['’]s|\s+\d)/g;
+
+/** A season named after a preposition with no "this" or "last" ("over the summer"), not a name ("the summer holidays"). */
+const bareSeason =
+  /(?:^|\s)(over|during|in|through|throughout|since|by|until|till|before|after)\s+((?:the\s+)?(spring|summer|fall|autumn|winter))\b(?!\s*(?:of\b|\d|['’]s|[-–]?\s*(?:semester|term|break|holidays?|vacation|camp|school|job|season|collection|sale|olympics|games|solstice|months?|time|sun|heat|clothes|wardrobe|tyres|tires|coat|jacket|league|programme|program|course|intern\w*)\b))/gi;
 /** First month of each season (northern hemisphere; winter starts in December). */
 const seasonStart: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
 
+/** The season `which` ("last", "next", "this", or for a bare season "begun" and "not over") names, from the day it was said. */
 function pickSeason(referenceDay: Date, season: string, which: string): { day: Date; name: string } {
   // seasonPhrase captures only the seasons named here.
   const first = seasonStart[season]!;
@@ -161,14 +384,34 @@ function pickSeason(referenceDay: Date, season: string, which: string): { day: D
   let start = current;
   if (which === 'last' || which === 'past') start = currentEnd <= referenceDay ? current : utcDay(year - 1, first, 1);
   else if (which === 'next' || which === 'coming') start = current > referenceDay ? current : utcDay(year + 1, first, 1);
+  else if (which === 'begun') start = current <= referenceDay ? current : utcDay(year - 1, first, 1);
+  else if (which === 'not over') start = currentEnd > referenceDay ? current : utcDay(year + 1, first, 1);
   const startYear = start.getUTCFullYear();
   const name =
     season === 'winter' ? `the winter of ${startYear}–${startYear + 1}` : `${season === 'autumn' ? 'autumn' : season} ${startYear}`;
   return { day: start, name };
 }
 
+/**
+ * Whether the "to" (or "from") at `at` follows a verb that moves something in time: "My exam got
+ * postponed to the 30th", "They moved the party from Friday to Sunday". Both days are ahead of
+ * the day it was said.
+ */
+function rescheduledTo(sentence: string, at: number): boolean {
+  return rescheduling.test(sentence.slice(0, at));
+}
+const rescheduling =
+  /\b(?:mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|delay(?:s|ed|ing)?|bump(?:s|ed|ing)?|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|shift(?:s|ed|ing)?|put (?:off|back)|brought forward)\b(?:\s+[\p{L}'’]+){0,4}?\s+$/iu;
+
 const dayOfMonth =
-  /(?:^|\s)(on|by|since|until|till|before|after|from)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|time|century|floor|place|anniversary|birthday|grade|row)\b)/gi;
+  /(?:^|\s)(on|by|since|until|till|before|after|from|to|for|through)\s+the\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|time|century|floor|place|anniversary|birthday|grade|row)\b)/gi;
+
+/** Prepositions that end a span of days begun just before ("from the 3rd to the 6th"). */
+const rangeEnd = new Set(['to', 'through', 'until', 'till']);
+
+const otherDay = /(?:^|\s)(the other (day|night|evening|morning|week))\b/gi;
+const startOfPeriod =
+  /(?:^|\s)((?:(at|in|by|from|since|until|around|towards?)\s+)?the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+(month|year))\b/gi;
 
 /** Day `dayNumber` of this month, or of the month before (past) or after (otherwise) when that is nearer in the sentence's direction. */
 function pickMonth(referenceDay: Date, dayNumber: number, tense: Tense): Date | null {
@@ -207,12 +450,17 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     // "on the 5th of May": the article goes with the date we write.
     // "this past weekend": "this" adds nothing once the weekend is named.
     const redundantThis = /(?:^|\s)this\s+$/i.exec(sentence.slice(0, start));
-    // (chrono reads no "coming Friday", so only "past" follows a "this" it leaves out.)
     if (redundantThis !== null && /^past\b/i.test(phrase)) start = redundantThis.index + redundantThis[0].search(/this/i);
+    // chrono reads "this coming Friday" as "Friday": the words before it go with the date, which is ahead.
+    const coming = /(?:^|\s)((?:this\s+)?coming)\s+$/i.exec(sentence.slice(0, start));
+    if (coming !== null && weekdayWord.test(phrase)) {
+      start = coming.index + coming[0].indexOf(coming[1]!);
+      tense = 'future';
+    }
     const article = /(?:^|\s)the\s+$/i.exec(sentence.slice(0, start));
     if (article !== null) {
-      // Without a day number, "the March for Science" is a name, not a date.
-      if (!/\d/.test(phrase) && monthWord.test(phrase)) return null;
+      // Without a day number, "the March for Science" is a name, not a date ("the end of March" is one).
+      if (!/\d/.test(phrase) && monthWord.test(phrase) && !/^(?:end|start|beginning|middle)\s+of\b/i.test(phrase)) return null;
       // "the next day" counts from something the sentence told, not from when it was said.
       if (/^(?:next|following|previous|prior)\b/i.test(phrase)) return null;
       start = article.index + article[0].search(/the/i);
@@ -233,16 +481,20 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   // "for three days" is a span, but "for the 3rd of May" and "for Friday" name a day (a booking's, a deadline's).
   const forADay =
     preposition === 'for' &&
+    !spanOnly.test(phrase) &&
     !/\b(?:past|last|next|few|couple|several|days|weeks|months|years)\b/i.test(phrase) &&
     (result.start.isCertain('day') || result.start.isCertain('weekday'));
   if (preposition !== null && rejectingWords.has(preposition) && !forADay) return null;
-  // What is booked or bought for a day is ahead of it, whatever the tense ("I booked flights for the 3rd of May").
-  if (forADay) tense = 'future';
+  // What is booked or bought for a day, or moved to one, is ahead of it whatever the tense
+  // ("I booked flights for the 3rd of May", "My flight was changed to Thursday").
+  if (forADay || ((preposition === 'to' || preposition === 'from') && rescheduledTo(sentence, prepositionStart))) tense = 'future';
   // "after three years", "after two months of searching": a span counted from something the
   // sentence tells (being vegetarian, the search), not a date counted from when it was said.
   if (preposition === 'after' && spanOnly.test(phrase)) return null;
 
   const lower = phrase.toLowerCase();
+  // "my last day", "the last night of the trip": the final one of something, not the one before today.
+  if (/^last\s+(?:day|night)\b/.test(lower) && /\b(?:my|our|his|her|their|your|its|the)\s+$/i.test(sentence.slice(0, start))) return null;
   // "a quiet weekend", "my weekend" name no weekend in particular; "the weekend" does.
   if (lower === 'weekend' && !/\bthe\s+$/i.test(sentence.slice(0, end - phrase.length))) return null;
 
@@ -283,9 +535,9 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   if (vague && /^in\b/i.test(result.text) && /\b(?:haven['’]t|hasn['’]t|not|never)\b/i.test(sentence)) return null;
   if (vague) {
     // "a few days ago" names no day; saying so against the reference day is the honest rewrite.
-    const direction = /\b(?:ago|past|last|previous)\b/.test(lower) ? 'before' : 'after';
+    const direction = /\b(?:ago|back|past|last|previous)\b/.test(lower) ? 'before' : 'after';
     const amount = lower
-      .replace(/\b(?:ago|in|the|past|last|next|previous)\b/g, ' ')
+      .replace(/\b(?:ago|back|in|the|past|last|next|previous)\b/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
     bare = `${amount} ${direction} ${formatDay(referenceDay, false)}`;
@@ -305,7 +557,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     if (tense === 'past' && day > referenceDay && !/\b(?:next|coming)\b/.test(lower)) day = addDays(day, -7);
     bare = `the weekend of ${formatDay(day, false)}`;
     own = 'on';
-  } else if (/\bweeks?\b/.test(lower)) {
+  } else if (/\b(?:weeks?|fortnights?)\b/.test(lower) && !/\bweeks?\s+(?:on|from)\b/.test(lower)) {
     // Weeks start on Monday (ISO 8601).
     const base = components.isCertain('day') ? chronoDay : referenceDay;
     day = addDays(base, -((base.getUTCDay() + 6) % 7));
@@ -333,27 +585,33 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
 
   // A time of day said with the day stays with it ("on Friday at 7pm" → "on Friday 5 December 2025 at 7pm").
   const clock = components.isCertain('hour') ? CLOCK.exec(phrase) : null;
-  if (clock !== null && partOfDay === null) bare += ` ${clock[0].trim()}`;
-  // A possessive ("last year's trip") or a subject ("Yesterday was crazy") takes the date bare.
+  // (chrono may take the "at" in front of the day: "at 7am the day after tomorrow".)
+  if (clock !== null && partOfDay === null) bare += ` ${/^\d/.test(clock[0].trim()) ? 'at ' : ''}${clock[0].trim()}`;
+  // A possessive ("last year's trip"), a subject ("Yesterday was crazy"), a month already placed
+  // ("in late January", "mid-December") or the second of a pair ("between Monday and Tuesday") takes the date bare.
   const possessive =
     /^['’]s\b/.test(sentence.slice(end)) ||
+    /\b(?:early|mid|late)\s*-?\s*$/i.test(sentence.slice(0, start)) ||
+    /\bbetween\s[^,;.!?]*\s(?:and|or)\s+$/i.test(sentence.slice(0, start)) ||
     (preposition === null &&
       /(?:^|[,.;:!?])\s*$/.test(sentence.slice(0, start)) &&
       /^\s+(?:was|is|were|will|has|had|seems|seemed|felt|feels)\b/i.test(sentence.slice(end)));
+  // "Tomorrow's going to be a blast": the "'s" is "is" (or "has"), which a written date cannot take.
+  const contracted =
+    /^['’]s(?=\s+(?:(been|got|gotten)|going|gonna|not|so|really|just|definitely|finally|the|a|an|my|our|here|when)\b)/i.exec(
+      sentence.slice(end),
+    );
+  // "at yesterday's market": the preposition belongs to the market, so it stays before the date.
+  const ownsNoun = contracted === null && /^['’]s\b/.test(sentence.slice(end));
   let text: string;
   let editStart: number;
-  if (preposition !== null && ownPrepositions.has(preposition)) {
+  if (preposition !== null && ownPrepositions.has(preposition) && !ownsNoun) {
     editStart = inner !== null ? result.index : prepositionStart;
     text = own === null || possessive ? bare : `${own} ${bare}`;
   } else {
     editStart = start;
     text = own === null || possessive || preposition !== null ? bare : `${own} ${bare}`;
   }
-  // "Tomorrow's going to be a blast": the "'s" is "is" (or "has"), which a written date cannot take.
-  const contracted =
-    /^['’]s(?=\s+(?:(been|got|gotten)|going|gonna|not|so|really|just|definitely|finally|the|a|an|my|our|here|when)\b)/i.exec(
-      sentence.slice(end),
-    );
   let editEnd = end;
   if (contracted !== null) {
     text += contracted[1] === undefined ? ' is' : ' has';
@@ -362,11 +620,15 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   return { day, edit: { start: editStart, end: editEnd, text: openingAt(text, editStart) } };
 }
 
-/** A bare weekday points to the nearest one in the sentence's direction; "last"/"next"/"this" are chrono's. */
+/**
+ * A bare weekday points to the nearest one in the sentence's direction, never the day it was
+ * said (that day is "today"): "I saw her on Friday" said on a Friday is the Friday before.
+ * "last"/"next"/"this" are chrono's.
+ */
 function pickWeekday(referenceDay: Date, weekday: number, lower: string, chronoDay: Date, tense: Tense): Date {
   if (/\b(?:last|past|previous|next|coming|this)\b/.test(lower)) return chronoDay;
   const current = referenceDay.getUTCDay();
-  if (tense === 'past') return addDays(referenceDay, -((current - weekday + 7) % 7));
+  if (tense === 'past') return addDays(referenceDay, -((current - weekday + 7) % 7 || 7));
   const ahead = (weekday - current + 7) % 7;
   return addDays(referenceDay, ahead === 0 ? 7 : ahead);
 }

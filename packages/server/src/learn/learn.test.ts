@@ -132,6 +132,28 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('reads "quit", "set" or "cut" as past from its subject and the day named, and keeps its form', () => {
+    expect(texts(conversation('I quit the choir on Friday.'))).toEqual(['Priya quit the choir on Friday 20 November 2026.']);
+    expect(texts(conversation('My cousin set up her studio on Tuesday.'))).toEqual([
+      "Priya's cousin set up her studio on Tuesday 17 November 2026.",
+    ]);
+    expect(texts(conversation('I cut the lawn on Saturdays.'))).toEqual(['Priya cuts the lawn on Saturdays.']);
+    expect(texts(conversation('I will quit the choir on Friday.'))).toEqual(['Priya will quit the choir on Friday 27 November 2026.']);
+  });
+
+  it('gives a clause without a verb of its own the tense of its sentence', () => {
+    expect(texts(conversation('I had a cast on my wrist, no climbing until March.'))).toEqual([
+      'Priya had a cast on their wrist, no climbing until March 2026.',
+    ]);
+    expect(texts(conversation('We were renting a boat, a small one until March.'))).toEqual([
+      'Priya and friends were renting a boat, a small one until March 2026.',
+    ]);
+  });
+
+  it('reads "Back in March" as a time looked back to, not a command', () => {
+    expect(texts(conversation('Back in March I tore a ligament.'))).toEqual(['Back in March 2026 Priya tore a ligament.']);
+  });
+
   it('writes a remark opening with a date as said, in lower case after "said"', () => {
     expect(texts(conversation('Last night was amazing!'))).toEqual(['Priya said the night of 21 November 2026 was amazing.']);
   });

@@ -244,7 +244,8 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
     const clauseStart = Math.max(content.start, clause.start);
     const clauseEnd = Math.min(content.end, clause.end);
     const clauseTokens = tokensWithin(tokens, segment.start + clauseStart, segment.start + clauseEnd);
-    if (!clauseTokens.some((token) => token.tags.has('Verb'))) return tense;
+    // A clause without a verb of its own takes the sentence's tense: "I had a cast on, no swimming until March".
+    if (!clauseTokens.some((token, index) => isFiniteVerb(token, clauseTokens[index - 1]))) return tense;
     return detectTense(sentence.slice(clauseStart, clauseEnd), clauseTokens);
   };
   const dates = resolveDates(sentence, passage.reference, tenseAt);
@@ -337,6 +338,8 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
 function isCommand(tokens: readonly Token[]): boolean {
   const [first, second, third] = tokens.filter((token) => token.text !== '');
   if (first === undefined || first.normal === "let's" || first.normal === 'lets') return false;
+  // "Back in March I…", "Back then we…": a time looked back to, not an order to back something.
+  if (first.normal === 'back' && /^(?:in|on|at|when|then|during|before|around)$/.test(second?.normal ?? '')) return false;
   if (second?.tags.has('Noun') && !second.tags.has('Pronoun') && (third?.tags.has('Auxiliary') || third?.tags.has('Copula'))) return false;
   const tags = first.tags;
   return (
@@ -347,6 +350,16 @@ function isCommand(tokens: readonly Token[]): boolean {
     !tags.has('Auxiliary') &&
     !tags.has('Modal')
   );
+}
+
+/**
+ * Whether a token is a verb that carries a tense: not a gerund or a participle on its own ("no
+ * swimming", "the lease running out"), nor an infinitive after "to".
+ */
+function isFiniteVerb(token: Token, before: Token | undefined): boolean {
+  if (!token.tags.has('Verb') || token.tags.has('Gerund')) return false;
+  if (token.tags.has('Participle') && !before?.tags.has('Auxiliary')) return false;
+  return !(token.tags.has('Infinitive') && before?.normal === 'to');
 }
 
 /** Punctuation that ends a clause within a sentence. */

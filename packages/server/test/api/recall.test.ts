@@ -67,8 +67,8 @@ describe('recall', () => {
     const space = freshSpace();
     await saveAndLearn(space, {
       messages: [
-        { role: 'user', content: 'I started at Halvorsen Dental on Monday!', at: '2023-05-08T13:56:00Z' },
-        { role: 'user', content: 'The coffee machine at work broke again.', at: '2023-05-09T13:57:00Z' },
+        { role: 'user', content: 'I started at Halvorsen Dental on Monday!', at: '2023-05-09T13:56:00Z' },
+        { role: 'user', content: 'The coffee machine at work broke again.', at: '2023-05-10T13:57:00Z' },
       ],
     });
     const reply = await call('POST', '/v1/search', { body: { q: 'Where do I work?', space } });
