@@ -41,10 +41,8 @@ export type NodeThreadRequest = { type: 'stop' };
  */
 export const NODE_YOUNG_GENERATION_MB = 12;
 
-const port = parentPort;
-if (port && (workerData as { engramNode?: NodeThreadData } | null)?.engramNode) {
-  void run(port, (workerData as { engramNode: NodeThreadData }).engramNode);
-}
+const asked = (workerData as { engramNode?: NodeThreadData } | null)?.engramNode;
+if (parentPort && asked) void run(parentPort, asked);
 
 async function run(to: NonNullable<typeof parentPort>, data: NodeThreadData): Promise<void> {
   const say = (message: NodeThreadMessage) => to.postMessage(message);

@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { MONTH_ALTERNATION, WEEKDAY_ALTERNATION, WEEKDAY_WORDS } from '../text/calendar.js';
+import { MONTH_ALTERNATION, MONTH_WORDS, WEEKDAY_ALTERNATION, WEEKDAY_WORDS } from '../text/calendar.js';
 import { formatDay, formatMonth } from '../text/date-wording.js';
 import type { Edit } from './types.js';
 
@@ -58,7 +58,7 @@ casual.parsers.push(
     pattern: () =>
       /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|couple of|several|\d+)\s+(?:days?|weeks?|months?|years?))\s+back\b/i,
     extract: (context, match) => {
-      const ago = chrono.casual.parse(`${match[1]} ago`, { instant: context.refDate, timezone: 0 })[0];
+      const ago = agoFrom(match[1]!, context.refDate);
       if (ago === undefined) return null;
       const components = context.createParsingComponents();
       for (const unit of ['year', 'month', 'day', 'weekday', 'hour', 'minute'] as const) {
@@ -77,8 +77,8 @@ casual.parsers.push(
       const today = startOfDay(context.refDate);
       const named = match[2]!.toLowerCase();
       const weekday = WEEKDAY_WORDS.indexOf(named);
-      const ahead = weekday === -1 ? (named === 'tomorrow' ? 1 : 0) : (weekday - today.getUTCDay() + 7) % 7 || 7;
-      const day = addDays(today, ahead + 7 * COUNTS[match[1]!.toLowerCase()]!);
+      const from = weekday === -1 ? addDays(today, named === 'tomorrow' ? 1 : 0) : pickWeekday(today, weekday, '', today, 'future');
+      const day = addDays(from, 7 * COUNTS[match[1]!.toLowerCase()]!);
       return { ...dayComponents(day), ...(weekday === -1 ? {} : { weekday }) };
     },
   },
@@ -86,7 +86,7 @@ casual.parsers.push(
     // "five years ago today", "three years ago this month": that day or month, so many years back.
     pattern: () => /\b((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:years?|months?))\s+ago\s+(today|this\s+month)\b/i,
     extract: (context, match) => {
-      const ago = chrono.casual.parse(`${match[1]} ago`, { instant: context.refDate, timezone: 0 })[0];
+      const ago = agoFrom(match[1]!, context.refDate);
       if (ago === undefined) return null;
       const day = ago.start.date();
       const components = { year: day.getUTCFullYear(), month: day.getUTCMonth() + 1 };
@@ -100,7 +100,7 @@ casual.parsers.push(
     pattern: () => new RegExp(`\\b(?:in\\s+)?(${MONTH_ALTERNATION})\\s+(next|last|this)\\s+year\\b`),
     extract: (context, match) => {
       const shift = match[2] === 'next' ? 1 : match[2] === 'last' ? -1 : 0;
-      const month = MONTH_ALTERNATION.split('|').indexOf(match[1]!) + 1;
+      const month = MONTH_WORDS.indexOf(match[1]!.toLowerCase()) + 1;
       return context.createParsingComponents({ year: context.refDate.getUTCFullYear() + shift, month }).imply('day', 1);
     },
   },
@@ -139,7 +139,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const match of sentence.matchAll(otherDay)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
-    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    if (overlaps(edits, start, end)) continue;
     const weeks = match[2]!.toLowerCase() === 'week';
     days.push(addDays(referenceDay, weeks ? -14 : -3));
     edits.push({ start, end, text: openingAt(`a few ${weeks ? 'weeks' : 'days'} before ${formatDay(referenceDay, false)}`, start) });
@@ -147,7 +147,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const parsed of casual.parse(sentence, { instant: reference, timezone: 0 })) {
     const held = withoutHeldDayPart(sentence, parsed, reference);
     const result = held === null ? null : withoutCountAfterComma(sentence, held, reference);
-    if (result === null || edits.some((edit) => edit.start < result.index + result.text.length && result.index < edit.end)) continue;
+    if (result === null || overlaps(edits, result.index, result.index + result.text.length)) continue;
     const [first, last] = splitRange(sentence, result, reference);
     const found = readResult(sentence, first, referenceDay, tenseAt(first.index));
     if (found === null) {
@@ -169,7 +169,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const match of sentence.matchAll(seasonPhrase)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
-    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    if (overlaps(edits, start, end)) continue;
     const season = pickSeason(referenceDay, match[2]!.toLowerCase(), match[1]!.toLowerCase());
     days.push(season.day);
     const before = sentence.slice(0, start);
@@ -186,7 +186,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const match of sentence.matchAll(bareSeason)) {
     const start = match.index + match[0].indexOf(match[2]!);
     const end = match.index + match[0].length;
-    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    if (overlaps(edits, start, end)) continue;
     const preposition = match[1]!.toLowerCase();
     // "inspired by autumn": "by" after a participle names what acts, not a deadline.
     if (preposition === 'by' && /[\p{L}](?:ed|en)\s*$/u.test(sentence.slice(0, match.index + match[0].indexOf(match[1]!)))) continue;
@@ -203,7 +203,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const match of sentence.matchAll(holiday)) {
     const start = match.index + match[0].indexOf(match[1] ?? match[2]!);
     const end = match.index + match[0].length;
-    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    if (overlaps(edits, start, end)) continue;
     const which = match[1]?.toLowerCase();
     // A holiday as a time: after "last"/"next", a preposition or a verb of spending it, or as a subject;
     // not a word describing a thing ("the Christmas tree", "Halloween costumes").
@@ -230,7 +230,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const match of sentence.matchAll(weekendsAgo)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
-    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    if (overlaps(edits, start, end)) continue;
     const count = COUNTS[match[1]!.toLowerCase().replace(/\s+/g, ' ')];
     const day = addDays(lastWeekendOver(referenceDay), -7 * ((count ?? 3) - 1));
     days.push(day);
@@ -245,7 +245,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const match of sentence.matchAll(startOfPeriod)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
-    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    if (overlaps(edits, start, end)) continue;
     const year = match[3]!.toLowerCase() === 'year';
     const day = year
       ? utcDay(referenceDay.getUTCFullYear(), 1, 1)
@@ -261,10 +261,10 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
   for (const match of sentence.matchAll(dayOfMonth)) {
     const start = match.index + match[0].indexOf(match[1]!);
     const end = match.index + match[0].length;
-    if (edits.some((edit) => edit.start < end && start < edit.end)) continue;
+    if (overlaps(edits, start, end)) continue;
     const preposition = match[1]!.toLowerCase();
     // What is booked for a day, or moved to one, is ahead of it whatever the tense ("I booked the cabin for the 12th").
-    const ahead = preposition === 'for' || ((preposition === 'to' || preposition === 'from') && rescheduledTo(sentence, start));
+    const ahead = preposition === 'for' || movedTo(sentence, preposition, start);
     // The end of a span ("for the 12th through the 15th") is the first such day from its start.
     const spanStart: Date | null =
       previous !== null && /^\s*$/.test(sentence.slice(previous.end, start)) && rangeEnd.has(preposition) ? previous.day : null;
@@ -343,6 +343,16 @@ function readAgain(sentence: string, from: number, to: number, reference: Date):
   return result;
 }
 
+/** Whether sentence[start, end) overlaps a part an earlier reading already rewrites. */
+function overlaps(edits: readonly Edit[], start: number, end: number): boolean {
+  return edits.some((edit) => edit.start < end && start < edit.end);
+}
+
+/** chrono's reading of "<span> ago" ("five years", "a couple of weeks") from `reference`. */
+function agoFrom(span: string, reference: Date): chrono.ParsedResult | undefined {
+  return chrono.casual.parse(`${span} ago`, { instant: reference, timezone: 0 })[0];
+}
+
 /** `text` with a capital when it opens the sentence (`start` 0). */
 function openingAt(text: string, start: number): string {
   return start === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : text;
@@ -393,12 +403,12 @@ function pickSeason(referenceDay: Date, season: string, which: string): { day: D
 }
 
 /**
- * Whether the "to" (or "from") at `at` follows a verb that moves something in time: "My exam got
+ * Whether `preposition` at `at` is a "to" (or "from") after a verb that moves something in time: "My exam got
  * postponed to the 30th", "They moved the party from Friday to Sunday". Both days are ahead of
  * the day it was said.
  */
-function rescheduledTo(sentence: string, at: number): boolean {
-  return rescheduling.test(sentence.slice(0, at));
+function movedTo(sentence: string, preposition: string | null, at: number): boolean {
+  return (preposition === 'to' || preposition === 'from') && rescheduling.test(sentence.slice(0, at));
 }
 const rescheduling =
   /\b(?:mov(?:e|es|ed|ing)|push(?:es|ed|ing)?|postpon(?:e|es|ed|ing)|reschedul(?:e|es|ed|ing)|delay(?:s|ed|ing)?|bump(?:s|ed|ing)?|chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|shift(?:s|ed|ing)?|put (?:off|back)|brought forward)\b(?:\s+[\p{L}'’]+){0,4}?\s+$/iu;
@@ -487,7 +497,7 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
   if (preposition !== null && rejectingWords.has(preposition) && !forADay) return null;
   // What is booked or bought for a day, or moved to one, is ahead of it whatever the tense
   // ("I booked flights for the 3rd of May", "My flight was changed to Thursday").
-  if (forADay || ((preposition === 'to' || preposition === 'from') && rescheduledTo(sentence, prepositionStart))) tense = 'future';
+  if (forADay || movedTo(sentence, preposition, prepositionStart)) tense = 'future';
   // "after three years", "after two months of searching": a span counted from something the
   // sentence tells (being vegetarian, the search), not a date counted from when it was said.
   if (preposition === 'after' && spanOnly.test(phrase)) return null;
