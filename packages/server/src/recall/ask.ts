@@ -9,6 +9,7 @@ import {
   nounPhrase,
   personNamed,
   pointedThing,
+  questionKeys,
   restating,
   titleAsked,
   trimSpan,
@@ -154,6 +155,13 @@ const COUNT_REACH = 12;
 const TYPED_REACH = 3;
 
 /**
+ * How far down a name of the kind asked (a place for "where", a person for "who", a title, a named
+ * city) is looked for when none of the first TYPED_REACH gives an answer of the kind asked: a name
+ * is seldom a wrong answer of the right kind, a phrase naming the asked noun often is ("same values").
+ */
+const NAMED_REACH = 5;
+
+/**
  * The answer of the kind the question asks for, when a memory gives one: a name for "who" and
  * for "what is the name of…", a named place for "where", and for "what / which X" a quoted
  * title, a name for a kind of thing known by its name, or the phrase naming X. The answer of this kind from the best memory is not
@@ -162,6 +170,16 @@ const TYPED_REACH = 3;
  * memory with the kind of answer asked leads").
  */
 export function typedAnswer(question: string, memory: string): string | null {
+  if (/^\s*(?:who|whom|where)\b/i.test(question)) return namedAnswer(question, memory);
+  return namedAnswer(question, memory) ?? nounPhrase(question, withoutSaid(memory));
+}
+
+/**
+ * The answer of the kind asked when it is a name (see typedAnswer): a person for "who" and "what is
+ * the name of…", a named place for "where", a quoted title, a name for a kind of thing known by its
+ * name ("Which city…"); not the phrase naming the asked noun.
+ */
+export function namedAnswer(question: string, memory: string): string | null {
   const text = withoutSaid(memory);
   if (/^\s*(?:who|whom)\b/i.test(question)) return personNamed(question, text);
   if (/^\s*where\b/i.test(question)) return PLACE.exec(withoutDates(text))?.[1] ?? null;
@@ -169,7 +187,7 @@ export function typedAnswer(question: string, memory: string): string | null {
     const named = titleAsked(question, text) ?? personNamed(question, text);
     if (named) return named;
   }
-  return titleAsked(question, text) ?? namedInstance(question, text) ?? nounPhrase(question, text);
+  return titleAsked(question, text) ?? namedInstance(question, text);
 }
 
 /**
@@ -179,6 +197,20 @@ export function typedAnswer(question: string, memory: string): string | null {
  */
 export function asksName(question: string): boolean {
   return /^\s*(?:what|which)\b.*\bnames?\b/i.test(question);
+}
+
+/**
+ * Whether a memory's subject is a person the question names: the first name the memory is about,
+ * which is the speaker the learner wrote it of ("Ana said Ben's kite flew well" is Ana's remark,
+ * not a memory of Ben).
+ */
+export function subjectAsked(question: string): (row: Pick<MemoryRow, 'about'>) => boolean {
+  const { names } = questionKeys(question);
+  return (row) => {
+    // Rows built by hand (tests, callers outside the store) may carry no `about`.
+    const first = row.about?.[0]?.split(/\s+/u)[0];
+    return first !== undefined && names.has(stemmer(first.toLowerCase()));
+  };
 }
 
 /** The short answer one memory gives to the kind of question asked, or null to answer with the memory. */
@@ -233,6 +265,12 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     return typedAnswers.get(item)!;
   };
 
+  // When the best memory is of the person asked about, another person's memories (their remarks on
+  // it, their own news) give no part of the answer (rule "the asked person's memories answer").
+  const ofAsked = subjectAsked(question);
+  const keepsToAsked = ofAsked(recalled[0]!.row);
+  const mayAnswer = (item: Recalled) => !keepsToAsked || ofAsked(item.row);
+
   let answer: string | null = null;
   let used: Recalled[] = [];
   if (asksDate(question)) {
@@ -273,7 +311,7 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
   if (answer === null && asksSeveral(question)) {
     // Several things asked for, and several memories give one of the kind asked: each is listed
     // once (rule "a list from the memories that each give one").
-    const typed = recalled.slice(0, LIST_REACH).filter((item) => typedOf(item) !== null);
+    const typed = recalled.slice(0, LIST_REACH).filter((item) => mayAnswer(item) && typedOf(item) !== null);
     if (typed.length >= 2) {
       const seen = new Set<string>();
       const items: string[] = [];
@@ -289,11 +327,18 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     }
   }
   if (answer === null && typedOf(recalled[0]!) === null) {
-    // The best memory gives no answer of the kind asked; one of the next two that does answers alone.
-    const typed = recalled.slice(1, TYPED_REACH).find((item) => typedOf(item) !== null);
+    // The best memory gives no answer of the kind asked; one of the next two that does answers alone,
+    // else one of the two after them that gives a name of the kind asked (rule "a name asked for is looked for further").
+    const typed = recalled.slice(1, TYPED_REACH).find((item) => mayAnswer(item) && typedOf(item) !== null);
+    const named = typed
+      ? undefined
+      : recalled.slice(TYPED_REACH, NAMED_REACH).find((item) => mayAnswer(item) && namedAnswer(question, item.row.text) !== null);
     if (typed) {
       used = [typed];
       answer = sentence(capitalise(typedOf(typed)!));
+    } else if (named) {
+      used = [named];
+      answer = sentence(capitalise(namedAnswer(question, named.row.text)!));
     }
   }
   if (answer === null) {
@@ -303,7 +348,7 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     for (const item of support.slice(1)) {
       if (used.length >= most) break;
       const passage = (row: Recalled['row']) => `${row.source_id}:${row.message_index}`;
-      if (used.some((chosen) => passage(chosen.row) === passage(item.row))) continue;
+      if (!mayAnswer(item) || used.some((chosen) => passage(chosen.row) === passage(item.row))) continue;
       used.push(item);
     }
     let parts = used.map((item) => shortAnswer(question, item.row.text));

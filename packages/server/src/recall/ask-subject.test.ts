@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { answerOffline, namedAnswer, subjectAsked, typedAnswer } from './ask.js';
+import { memoryRow as row } from './memory-row.fixture.js';
+
+describe('the asked person’s memories answer', () => {
+  it('reads a memory’s subject as the first name it is about', () => {
+    const ofInes = subjectAsked('What does Ines grow on the balcony?');
+    expect(ofInes(row(1, 'Ines grows basil.', { about: ['Ines'] }))).toBe(true);
+    expect(ofInes(row(2, 'Ines Duarte grows basil.', { about: ['Ines Duarte'] }))).toBe(true);
+    // Tomas's remark on Ines's basil is Tomas's memory.
+    expect(ofInes(row(3, 'Tomas said Ines’s basil smells lovely.', { about: ['Tomas', 'Ines'] }))).toBe(false);
+    expect(ofInes(row(4, 'The basil smells lovely.'))).toBe(false);
+  });
+
+  it('does not take the other person’s name for "who" when the best memory, of the asked person, names none', () => {
+    const recalled = [
+      { row: row(1, 'Ines and friends built the shed with a carpenter from the village.', { about: ['Ines'] }), score: 0.9 },
+      { row: row(2, 'It took Ines and friends three weekends.', { about: ['Ines'] }), score: 0.7 },
+      { row: row(3, 'It is lovely that Tomas and friends help each other out.', { about: ['Tomas'] }), score: 0.6 },
+    ];
+    const question = 'Who did Ines build the shed with?';
+    // Tomas's memory names a person; the asked person's best memory answers instead.
+    expect(typedAnswer(question, recalled[2]!.row.text)).toBe('Tomas');
+    expect(answerOffline(recalled, false, question).answer).toBe('A carpenter from the village.');
+    // When the best memory is not of the person asked about, the name further down still answers.
+    const unnamed = recalled.map((item, index) => (index === 0 ? { ...item, row: { ...item.row, about: [] } } : item));
+    expect(answerOffline(unnamed, false, question).answer).toBe('Tomas.');
+  });
+
+  it('lists only the things of the asked person’s memories', () => {
+    const recalled = [
+      { row: row(1, 'Ines spent a rainy week in Lisbon.', { about: ['Ines', 'Lisbon'] }), score: 0.8 },
+      { row: row(2, 'Tomas said the trams in Madrid are the best.', { about: ['Tomas', 'Madrid'] }), score: 0.78 },
+      { row: row(3, 'Ines had the best pastries of her life in Porto.', { about: ['Ines', 'Porto'] }), score: 0.5 },
+    ];
+    expect(answerOffline(recalled, false, 'Which cities has Ines visited?').answer).toBe('Lisbon, Porto.');
+  });
+
+  it('does not join the other person’s span to the asked person’s answer', () => {
+    const recalled = [
+      { row: row(1, 'Ines painted a harbour at dusk.', { about: ['Ines'] }), score: 0.8 },
+      { row: row(2, 'Tomas painted a red barn.', { about: ['Tomas'] }), score: 0.78 },
+      { row: row(3, 'Ines painted a lighthouse in the fog.', { about: ['Ines'] }), score: 0.76 },
+    ];
+    expect(answerOffline(recalled, false, 'What did Ines paint?').answer).toBe('A harbour at dusk; a lighthouse in the fog.');
+    // A question naming no one is answered from every memory that bears on it.
+    expect(answerOffline(recalled, false, 'What was painted?').answer).toBe('A harbour at dusk; a red barn.');
+  });
+});
+
+describe('a name asked for is looked for further', () => {
+  const recalled = [
+    { row: row(1, 'Ines shared a photo of a pier with boats at sunset.', { about: ['Ines'] }), score: 0.8 },
+    { row: row(2, 'Ines shared a photo of gulls over the water.', { about: ['Ines'] }), score: 0.78 },
+    { row: row(3, 'The light there was golden.', { about: ['Ines'] }), score: 0.7 },
+    { row: row(4, 'Ines took that photo on a trip to Porto in spring.', { about: ['Ines', 'Porto'] }), score: 0.6 },
+    { row: row(5, 'Ines also went to Braga.', { about: ['Ines', 'Braga'] }), score: 0.5 },
+  ];
+
+  it('answers "where" with a named place from the fourth or fifth memory when none nearer gives one', () => {
+    expect(namedAnswer('Where did Ines take the photo of the pier?', recalled[3]!.row.text)).toBe('Porto');
+    expect(answerOffline(recalled, false, 'Where did Ines take the photo of the pier?').answer).toBe('Porto.');
+    // Not past the fifth.
+    const further = [
+      ...recalled.slice(0, 3),
+      { row: row(6, 'The gulls were loud.', { about: ['Ines'] }), score: 0.66 },
+      { row: row(7, 'The boats were blue.', { about: ['Ines'] }), score: 0.65 },
+      ...recalled.slice(3),
+    ];
+    expect(answerOffline(further, false, 'Where did Ines take the photo of the pier?').answer).not.toMatch(/Porto|Braga/);
+  });
+
+  it('does not look further for a phrase naming the asked noun, which is often of the wrong kind', () => {
+    const memories = [
+      { row: row(1, 'Ines keeps the same routine every morning.', { about: ['Ines'] }), score: 0.8 },
+      { row: row(2, 'Ines likes the quiet.', { about: ['Ines'] }), score: 0.78 },
+      { row: row(3, 'Ines said it helps.', { about: ['Ines'] }), score: 0.7 },
+      { row: row(4, 'Ines has always had good habits.', { about: ['Ines'] }), score: 0.6 },
+    ];
+    const question = 'What habits does Ines keep?';
+    expect(typedAnswer(question, memories[3]!.row.text)).toBe('good habits');
+    expect(namedAnswer(question, memories[3]!.row.text)).toBeNull();
+    expect(answerOffline(memories, false, question).answer).not.toMatch(/good habits/i);
+  });
+});
