@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { findContent, isChitChat, isQuestion, labelEnd, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
+import {
+  asksToKeep,
+  findContent,
+  isChitChat,
+  isQuestion,
+  keepRequestEnd,
+  labelEnd,
+  questionCarriesFact,
+  tagQuestionStart,
+} from './chit-chat.js';
 
 const content = (sentence: string, names: string[] = ['Odile', 'Beatrice']): string => {
   const found = findContent(sentence, names);
@@ -113,6 +122,17 @@ describe('chit-chat', () => {
       'What color was my first car?',
       'When are our tickets for?',
       'How old were we then?',
+      // A question within one, asked of the listener's memory, to its end.
+      'Can you remind me what I said about my flat?',
+      'Could you tell me again where my passport is?',
+      'Do you remember when my lease ends?',
+      'Do you know if my parcel came?',
+      'Which hotel did I say I booked for my trip?',
+      'What have we decided about our budget?',
+      'Can you recall which dentist my kids see?',
+      'Do you know whether our flight is delayed?',
+      'Where did I mention my spare key was?',
+      'How did I tell you my week went?',
     ]) {
       expect(questionCarriesFact(question), question).toBe(false);
     }
@@ -120,6 +140,7 @@ describe('chit-chat', () => {
       'Do you remember my cousin Ilse, the potter?',
       'Am I wrong to sell my old piano?',
       'Did I tell you I took up rowing?',
+      'Do you remember my cousin, who lives in Ghent?',
     ]) {
       expect(questionCarriesFact(question), question).toBe(true);
     }
@@ -152,5 +173,31 @@ describe('chit-chat', () => {
     expect(tagQuestionStart('We should go together sometime, don’t you think?')).not.toBeNull();
     expect(tagQuestionStart('Have you seen my new puppy, Rex?')).toBeNull();
     expect(tagQuestionStart('Is that right?')).toBeNull();
+  });
+
+  it('sets aside a request to keep what follows, when a clause about the speaker or a named person follows', () => {
+    expect(content("Remember that I'm allergic to sesame.")).toBe("I'm allergic to sesame.");
+    expect(content('Please note: my flat is 4B.')).toBe('my flat is 4B.');
+    expect(content('FYI I moved to Ghent in March.')).toBe('I moved to Ghent in March.');
+    expect(content('Hey, I want you to remember that Ilse is my cousin.')).toBe('Ilse is my cousin.');
+    expect(content('Remind me that the plumber is coming on Friday.')).toBe('the plumber is coming on Friday.');
+    // Nothing told about the speaker or a person: the words stay.
+    expect(keepRequestEnd('Remember that time we got lost in Porto?')).toBe(0);
+    expect(keepRequestEnd("Don't forget your umbrella.")).toBe(0);
+    expect(keepRequestEnd('Remind me to call the bank.')).toBe(0);
+    expect(keepRequestEnd('Remember, I.')).toBe(0);
+  });
+
+  it('reads a question that only asks to keep what it says as no question', () => {
+    expect(asksToKeep('Can you remember that I take the 8:15 train?')).toBe(true);
+    expect(asksToKeep('Oh, could you please note that my flat is 4B?')).toBe(true);
+    expect(asksToKeep('Can you remember what my flat number is?')).toBe(false);
+    expect(asksToKeep('Remember that I take the 8:15 train?')).toBe(false);
+  });
+
+  it('reads "I\'m here for you" as talk', () => {
+    expect(isChitChat(content("I'm always here for you."))).toBe(true);
+    expect(isChitChat(content("I've got your back, whatever happens."))).toBe(true);
+    expect(isChitChat(content("I'm there for my nieces every weekend."))).toBe(false);
   });
 });

@@ -18,6 +18,44 @@ const leadingReaction =
 const leadingConnector =
   /^(?:(?:and|but|plus|anyway|anyways|oh and|also)\s+|speaking of [^,]{1,40},\s*|(?:so|well|now|then)\s+(?=(?:i|we|my|our)\b))/iu;
 /**
+ * Words asking the listener to keep what follows ("Remember that I'm allergic to nuts", "Please
+ * note: my flat is 4B", "FYI I moved to Lisbon", "Can you remember that I take the 8:15?"). They
+ * are set aside so that what follows is learned as said; they count only before a clause about
+ * the speaker or a named person ("Remember that time we…" and "Don't forget your keys" stay).
+ */
+const leadingKeepRequest = new RegExp(
+  '^(?:(?:please|so|and|also|oh and|just)\\s+)?' +
+    "(?:(?:i want you to|i'd like you to|i would like you to|i need you to|(?:can|could|will|would) you(?: please)?)\\s+)?(?:please\\s+)?" +
+    "(?:remember|keep in mind|bear in mind|don['’]t forget|do not forget|never forget|make a (?:mental )?note(?: of this)?|take note|note down|note|" +
+    'remind me|write down|save this|for the record|fyi|f\\.y\\.i\\.|for your information|for future reference|just so you know|so you know|' +
+    '(?:just )?to let you know|(?:a )?(?:quick )?heads[- ]up|for context)' +
+    '(?:\\s+(?:that|this|the fact that))?(?:\\s*[:,–—-]\\s*|\\s+)',
+  'iu',
+);
+/** What a request to keep may go before: the speaker ("I'm…", "my…") or a named person ("Sam is…", "Sam's…"). */
+const keptSpeaker = /^(?:i|i['’](?:m|ve|ll|d)|we|we['’](?:re|ve|ll|d)|my|our)\b/iu;
+const keptNamed = /^\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?(?:['’]s\b|\s+(?:is|was|has|had|and)\b)/u;
+/** After "that", a clause about a thing: "Remind me that the dentist is on Friday". */
+const keptThing = /^the\s+(?:[\p{L}\p{N}'’-]+\s+){1,4}(?:is|are|was|were|has|have|will|starts|ends|opens|closes)\b/iu;
+/** Where a request to keep what follows ends (see leadingKeepRequest), or 0 when the sentence has none. */
+export function keepRequestEnd(content: string): number {
+  const request = leadingKeepRequest.exec(content);
+  if (request === null) return 0;
+  const rest = content.slice(request[0].length);
+  const clause = /\bthat\s*$/iu.test(request[0]) && keptThing.test(rest);
+  if (!keptSpeaker.test(rest) && !keptNamed.test(rest) && !clause) return 0;
+  return (rest.match(/\S+/g) ?? []).length >= 2 ? request[0].length : 0;
+}
+/**
+ * Whether a question is only a request to keep what it says ("Can you remember that I take the
+ * 8:15?"): its question mark belongs to the request, and what follows is said, not asked.
+ */
+export function asksToKeep(sentence: string): boolean {
+  const rest = sentence.slice(leadingInterjection.exec(sentence)?.[0].length ?? 0);
+  return /^(?:(?:please|so|and|also|just)\s+)?(?:can|could|will|would) you\b/iu.test(rest) && keepRequestEnd(rest) > 0;
+}
+
+/**
  * A label announcing what follows ("Quick update:", "Holiday change:", "Fun fact:", "PS:"). It
  * stays in the fact (its words may name the topic: "Rowing update: I can row 5 km now"),
  * but its first word is no command ("Holiday …" is not telling anyone to holiday).
@@ -75,6 +113,7 @@ const pleasantries = new RegExp(
       'have (?:a|an|the|your) (?:\\w+ )?(?:day|night|weekend|one|time|evening|trip|rest of (?:the|your) \\w+)\\b.*',
       '(?:thanks|thank you|thank u|thx|ty|many thanks|much appreciated|appreciate (?:it|that|you|the|your))(?! to)\\b.*',
       "(?:no problem|no worries|of course|anytime|you'?re welcome|my pleasure|sure thing|good luck|best of luck|congrats|congratulations|well done|good job|great job|nice job|nice work|great work)\\b.*",
+      "(?:i'?m|i am|we'?re|we are) (?:always |still |all )?(?:here|there) for (?:you|ya)\\b.*|i(?:'ve| have)? got your back\\b.*",
       "(?:keep it up|keep up the (?:\\w+ )?work|keep (?:on )?(?:going|shining|rocking|pushing)|you got this|you've got this|you can do (?:it|this)|go for it|don't give up|hang in there)\\b.*",
       '(?:me too|me neither|same|(?:i )?(?:totally |completely |fully |really |so |definitely |absolutely )?agree(?:d)?|i know,? right|exactly|for sure|i can imagine|i bet|i hope so|hope so|sounds like a plan|deal|way to go)\\b.*',
       // Alone; as an opener ("Guess what - I got a puppy!") they are interjections, set aside before this test.
@@ -99,10 +138,11 @@ const firstPerson = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/;
  * Question frames whose "I" or "me" is part of asking, not a fact ("Can I ask…", "Tell me…",
  * "Could you send me…": a request to the one listening),
  * and questions about the speaker's own facts ("Do I like…?", "What am I allergic to?", "Where's
- * my…?"): they ask what is known and tell nothing new.
+ * my…?", "Can you remind me what I said about my flat?": a question within one, to its end): they
+ * ask what is known and tell nothing new.
  */
 const questionFrames =
-  /\b(?:do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|shall (?:i|we)|let me|let us|tell me|show me|remind me|ask me|mind if i|know what i mean|would you like me|want me to|do you remember me|if you don't mind me asking|if i may ask|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do|(?:(?:what|where|when|who|which|why|how)(?: \w+)? )?(?:do|did|am|was|were|are|have|had|would) (?:i|we)|(?:what|which|where|when|how) (?:i|we) (?:said|told you|mentioned|asked|wrote|decided)|(?:what|where|when|who|which|how)(?: \w+)?(?: is|'s| was| are| were) (?:my|our)|(?:can|could|would|will) you (?:please )?(?:\w+ )?(?:me|us))\b/g;
+  /\b(?:(?:(?:do|can|could|would|will) you (?:please |still )?)?(?:remember|recall|remind me|tell me|know)(?: again)? (?:what|where|when|who|which|how|whether|if)\b.*|(?:what|where|when|who|which|how)(?: \w+)? (?:do|did|have|had) (?:i|we) (?:ever )?(?:say|said|tell|told|mention|mentioned|write|wrote|decide|decided|ask|asked)\b.*|do you think (?:i|we)|should (?:i|we)|can (?:i|we)|could (?:i|we)|may i|shall (?:i|we)|let me|let us|tell me|show me|remind me|ask me|mind if i|know what i mean|would you like me|want me to|do you remember me|if you don't mind me asking|if i may ask|if i can ask|me too|me neither|to me|with me|for me|join me|help me|fill me in|keep me posted|since (?:we|i) (?:last |first )?(?:talked|spoke|chatted|caught up|saw each other|met)|(?:is there )?anything (?:else )?(?:i|we) can do|(?:(?:what|where|when|who|which|why|how)(?: \w+)? )?(?:do|did|am|was|were|are|have|had|would) (?:i|we)|(?:what|which|where|when|how) (?:i|we) (?:said|told you|mentioned|asked|wrote|decided)|(?:what|where|when|who|which|how)(?: \w+)?(?: is|'s| was| are| were) (?:my|our)|(?:can|could|would|will) you (?:please )?(?:\w+ )?(?:me|us))\b/g;
 
 /** Where the content of a sentence starts and ends once openers, vocatives and emoji are set aside. */
 export interface Content {
@@ -127,6 +167,11 @@ export function findContent(sentence: string, names: readonly string[], options:
     const match = leadingInterjection.exec(rest);
     if (match !== null && match[0].length < rest.length) {
       start += match[0].length;
+      continue;
+    }
+    const keep = keepRequestEnd(rest);
+    if (keep > 0) {
+      start += keep;
       continue;
     }
     const reaction = (reactions ? leadingReaction.exec(rest) : null) ?? leadingConnector.exec(rest);

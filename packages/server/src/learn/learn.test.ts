@@ -72,6 +72,25 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('learns what a user asks the assistant to remember as said, without the request', () => {
+    const told = (content: string): string[] =>
+      texts(
+        learnFromMessages(
+          readMessages([
+            { role: 'user', at, content },
+            { role: 'assistant', at, content: 'Noted!' },
+          ]),
+          { writtenAt },
+        ),
+      );
+    expect(told("Remember that I'm allergic to sesame.")).toEqual(['The user is allergic to sesame.']);
+    expect(told('Keep in mind that I work nights.')).toEqual(['The user works nights.']);
+    expect(told('Can you remember that my landlord is called Osric?')).toEqual(["The user's landlord is called Osric."]);
+    expect(told('For the record, I hate cilantro.')).toEqual(['The user hates cilantro.']);
+    // A request to remind is no fact.
+    expect(told('Remind me to call the bank.')).toEqual([]);
+  });
+
   it('makes each relative date absolute against the message time', () => {
     const said = [
       'I saw Bashir yesterday.',

@@ -3,7 +3,16 @@ import { splitSentences } from '../text/segment.js';
 import type { Token } from '../text/tokens.js';
 import { tokenize, tokensWithin } from '../text/tokens.js';
 import type { Content } from './chit-chat.js';
-import { findContent, isChitChat, isQuestion, labelEnd, normaliseForMatching, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
+import {
+  asksToKeep,
+  findContent,
+  isChitChat,
+  isQuestion,
+  labelEnd,
+  normaliseForMatching,
+  questionCarriesFact,
+  tagQuestionStart,
+} from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { resolveDates, startOfDay, type Tense } from './dates.js';
 import { applyEdits } from './edit.js';
@@ -205,7 +214,8 @@ interface Screened {
 function screenSentence(passage: Passage, segment: Segment): Screened | null {
   const sentence = segment.text;
   // A statement with a question tagged on ("…, right?") is read as the statement.
-  const asks = isQuestion(sentence);
+  // "Can you remember that I take the 8:15?" asks only to keep what it says.
+  const asks = isQuestion(sentence) && !asksToKeep(sentence);
   const tag = asks ? tagQuestionStart(sentence) : null;
   const within = (content: Content) => (tag === null ? content : { start: content.start, end: Math.min(content.end, tag) });
   const framed = within(findContent(sentence, passage.addressees, { reactions: false }));
