@@ -15,6 +15,7 @@ import {
 import type { Scope } from '../store/scope.js';
 import { COVERED_SHARE, DENSE_MOST, denseCue, textVector } from './dense.js';
 import { cueKind } from './kind-cue.js';
+import { addNearby } from './nearby.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
 import { asksView, asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
@@ -406,6 +407,8 @@ export async function recall(
   const read = await cueKind(db, scope, ranking, question, terms, lexemeLists, Math.min(options.limit, MAX_SHOWN));
   if (read.size) ranking.order.subarray(0, best).sort(byScoreOf(ranking));
   diversify(ranking);
+  // The talk around the best match tells the rest of it (nearby.ts); the best few keep their places.
+  if (addNearby(ranking, best)) ranking.order.subarray(0, best).sort(byScoreOf(ranking));
   const kept = aboveFloor(ranking);
   if (!kept || (options.judge !== false && !bearsOn(ranking, words, names))) return nothing;
   const shown = Array.from(ranking.order.subarray(0, Math.min(options.limit, kept)));

@@ -99,6 +99,40 @@ describe('recall', () => {
     );
   });
 
+  it('raises what was said a few messages after the best match, in its conversation', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        {
+          role: 'user',
+          name: 'Odile',
+          content: 'We finally booked the cabin by the lake for the whole family.',
+          at: '2023-05-08T13:56:00Z',
+        },
+        { role: 'user', name: 'Bea', content: 'That sounds lovely.', at: '2023-05-08T13:57:00Z' },
+        { role: 'user', name: 'Odile', content: 'It took us weeks to decide.', at: '2023-05-08T13:58:00Z' },
+        { role: 'user', name: 'Bea', content: 'Worth the wait!', at: '2023-05-08T13:59:00Z' },
+        { role: 'user', name: 'Odile', content: 'My brother will drive us up in his old van.', at: '2023-05-08T14:00:00Z' },
+      ],
+    });
+    // Later, in other conversations: chores at a lake cabin, then at the cabin.
+    const chores = ['cleaned the lake cabin', 'painted the lake cabin', 'measured the lake cabin', 'swept the lake cabin'];
+    const more = ['aired the cabin', 'locked the cabin', 'fixed the cabin', 'dusted the cabin'];
+    for (const [index, done] of [...chores, ...more].entries()) {
+      await saveAndLearn(space, {
+        messages: [{ role: 'user', name: 'Odile', content: `I ${done}.`, at: `2023-06-${10 + index}T10:00:00Z` }],
+      });
+    }
+    const found = await call('POST', '/v1/search', { body: { q: 'What did Odile book by the lake?', space } });
+    const memories: { text: string; score: number }[] = found.body.memories;
+    expect(memories[0]!.text).toMatch(/booked the cabin/);
+    // The best five and the next stand as the question's words and their context found them; the
+    // van, told four messages after the booking, gains over the chores at the cabin that tied with it.
+    expect(memories.slice(2, 6).every((memory) => /lake cabin/.test(memory.text))).toBe(true);
+    expect(memories[6]!.text).toMatch(/van/);
+    expect(memories[6]!.score - memories[7]!.score).toBeGreaterThan(0.04);
+  });
+
   it('lets a neighbour score the memories the question brings in, never bring one in itself', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { text: 'Zora made pastries for the party. Omar went to the street fair.' });
