@@ -656,18 +656,25 @@ export class SpaceIndex {
     }
     if (options.said) this.bringSaid(options.said, kind, labels, hitOf, found);
     if (options.slots?.length) this.bringSlots(options.slots, kind, labels, hitOf, found);
-    // By id, as the store answers: each hit's id and place in one number, id * places + place
-    // (exact in a double: ids are below 2^31, a copy holds far fewer than 2^21 memories), sorted
-    // as numbers.
+    // By id, as the store answers. Memories are added at the end and new ones have higher ids, so
+    // the positions sorted are mostly in id order already: then no more is done. Else (a changed
+    // memory held again at the end keeps its id) each hit's id and place in one number,
+    // id * places + place (exact in a double: ids are below 2^31, a copy holds far fewer than
+    // 2^21 memories), sorted as numbers.
     const places = found.length;
-    const keys = new Float64Array(places);
-    for (let place = 0; place < places; place++) keys[place] = this.idAt[found.values[place]!]! * places + place;
-    keys.sort();
+    const byPosition = found.values.subarray(0, places).sort();
+    let inOrder = true;
+    for (let place = 1; place < places && inOrder; place++) inOrder = this.idAt[byPosition[place]!]! > this.idAt[byPosition[place - 1]!]!;
+    const keys = inOrder ? null : new Float64Array(places);
+    if (keys) {
+      for (let place = 0; place < places; place++) keys[place] = this.idAt[byPosition[place]!]! * places + place;
+      keys.sort();
+    }
     const width = options.lexemes.length;
     const hits = emptyColumns(places, width, { kinds: this.kinds.values, abouts: this.abouts.values, texts: this.texts.values }, true);
     const positions = hits.position!;
     for (let order = 0; order < places; order++) {
-      const position = found.values[keys[order]! % places]!;
+      const position = keys ? byPosition[keys[order]! % places]! : byPosition[order]!;
       // From here on the mark is 1 + the memory's place by id.
       hitOf[position] = order + 1;
       positions[order] = position;

@@ -280,6 +280,8 @@ describe('the in-process copy of a space index', () => {
       else {
         await addFacts(3);
         await sql`update memories set status = 'replaced' where id = ${pick(ids)}`.execute(store.db);
+        // Changed and still current: held again at the end of the copy under its old id, out of id order.
+        await sql`update memories set labels = '{"trip":"lake"}' where id = ${pick(ids)} and status = 'current'`.execute(store.db);
       }
       // Found before the copy is brought up to date: their vectors are read where the search found them.
       const stale = kept!.searchColumns({ lexemes: await lexemesOfWords(scope.space, questions[round % questions.length]!), kind: 'all' });
