@@ -9,13 +9,17 @@
  *   npm run build
  *   TSX_TSCONFIG_PATH=bench/tsconfig.json node --import tsx bench/scale/serve-memory.ts fill /tmp/space-100k
  *   TSX_TSCONFIG_PATH=bench/tsconfig.json node --import tsx bench/scale/recall-gc.ts \
- *     --store /tmp/space-100k [--dist packages/server/dist] [--calls 300] [--results FILE]
+ *     --store /tmp/space-100k [--dist packages/server/dist] [--calls 300] [--results FILE] [--profile DIR]
+ *
+ * `--profile DIR` writes a CPU profile of the main thread for each phase alone (`search.cpuprofile`,
+ * `context.cpuprofile`): the copy's build and the warm-up are left out.
  *
  * The measuring runs in a child process of this script, which V8's trace (`--trace-gc-nvp`, turned
  * on once the server has started) writes to; the parent reads it.
  */
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     dist: { type: 'string', default: 'packages/server/dist' },
     calls: { type: 'string', default: '300' },
     results: { type: 'string' },
+    profile: { type: 'string' },
     child: { type: 'boolean', default: false },
   },
 });
@@ -124,7 +129,13 @@ new PerformanceObserver((list) => {
 setFlagsFromString('--trace-gc --trace-gc-nvp');
 
 const answers: string[] = [];
+const session = values.profile ? new Session() : null;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+}
 for (const path of PATHS) {
+  if (session) await session.post('Profiler.start');
   const times: number[] = [];
   collections.minor = { count: 0, ms: 0 };
   collections.major = { count: 0, ms: 0 };
@@ -140,6 +151,10 @@ for (const path of PATHS) {
   }
   const used = process.cpuUsage(cpu);
   measuring = false;
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(join(values.profile!, `${path.slice('/v1/'.length)}.cpuprofile`), JSON.stringify(profile));
+  }
   console.log(`PHASE end ${path}`);
   const { p50, p95, p99 } = percentiles(times);
   console.log(

@@ -1,7 +1,7 @@
 import type { Counts, KindFilter, Labels } from '@engram/protocol';
 import nlp from 'compromise';
 import type { Db } from '../store/database.js';
-import { columnsOf, HIT_DATED, HIT_REPORTED, type HitColumns, hitAt } from '../store/hit-columns.js';
+import { columnsOf, createdSpan, HIT_DATED, HIT_REPORTED, type HitColumns, hitAt, lexemeCounts } from '../store/hit-columns.js';
 import { memoryIndexOf } from '../store/memory-index.js';
 import type { LexemeHit, LexemeSearch, MemoryRow } from '../store/memory-repository.js';
 import {
@@ -20,6 +20,7 @@ import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
 import { asksView, asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
 import { holdsAll, rareNames } from './rare-names.js';
+import { sortPlaces } from './sort-places.js';
 import { MAX_RELATED, personClasses, relatedWords } from './synonyms.js';
 import {
   BEFORE_LEVEL_WEIGHT,
@@ -392,7 +393,7 @@ export async function recall(
     ? { start: time.start.getTime(), end: time.end.getTime(), lexemes: timeLexemes, words: timeWordsOf(words, lexemes, time, spanLexemes) }
     : undefined;
   const ranking = scoreHits(hits, total, words, lexemes.length, { names, when, time: span, view: asksView(question) }, known);
-  if (questionVector) addDense(ranking, (ids, count) => copy!.similarities(ids, count, questionVector));
+  if (questionVector) addDense(ranking, (_ids, count, places) => copy!.similaritiesOfHits(hits, places, count, questionVector));
   // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
   const best = Math.min(RERANKED, ranking.length);
   const ranked = {
@@ -432,7 +433,11 @@ export async function recall(
  * it are compared (those within DENSE_MOST of the RERANKED-th): the best RERANKED are the same as
  * if all were, and a large space's common words bring in thousands that could not.
  */
-export function addDense(ranking: Ranking, similaritiesOf: (ids: Int32Array, count: number) => Float32Array | null): void {
+export function addDense(
+  ranking: Ranking,
+  /** The likeness of each of the first `count` memories listed, by id and by place in the ranking's hits. */
+  similaritiesOf: (ids: Int32Array, count: number, places: Int32Array) => Float32Array | null,
+): void {
   const { hits, score, order } = ranking;
   const length = ranking.length;
   if (!length) return;
@@ -441,7 +446,7 @@ export function addDense(ranking: Ranking, similaritiesOf: (ids: Int32Array, cou
   while (count < length && score[order[count]!]! >= bound) count += 1;
   const ids = new Int32Array(count);
   for (let index = 0; index < count; index++) ids[index] = hits.id[order[index]!]!;
-  const similar = similaritiesOf(ids, count);
+  const similar = similaritiesOf(ids, count, order.subarray(0, count));
   if (!similar) return;
   for (let index = 0; index < count; index++) {
     const place = order[index]!;
@@ -779,11 +784,7 @@ export function scoreHits(
   const width = hits.width;
   const levels = hits.levels;
   const documents = Math.max(total, length);
-  const frequency = new Array<number>(Math.max(lexemeCount, width)).fill(0);
-  for (let place = 0; place < length; place++) {
-    const from = place * width;
-    for (let index = 0; index < width; index++) if (levels[from + index]! > 0) frequency[index] = frequency[index]! + 1;
-  }
+  const frequency = lexemeCounts(hits, Math.max(lexemeCount, width));
   // Whether any memory brought in holds each lexeme: one none holds scores nobody.
   const held = frequency.map((count) => count > 0);
   known.forEach((count, index) => count !== undefined && (frequency[index] = Math.max(frequency[index] ?? 0, count)));
@@ -836,12 +837,7 @@ export function scoreHits(
       namesTime: cues.time?.words?.includes(index) === true,
     };
   });
-  let newest = -Infinity;
-  let oldest = Infinity;
-  for (let place = 0; place < length; place++) {
-    newest = Math.max(newest, hits.created[place]!);
-    oldest = Math.min(oldest, hits.created[place]!);
-  }
+  const { newest, oldest } = createdSpan(hits);
   // Whether the first name a memory is about is one the question names, once per list of names met.
   const namedCache = new Map<number, boolean>();
   const isNamed = (about: number) => {
@@ -916,6 +912,7 @@ export function scoreHits(
     order[place] = place;
   }
   const ranking: Ranking = { hits, score, direct, coverage: covers, order, length };
-  order.sort(byScoreOf(ranking));
+  // The order byScoreOf gives, without a comparator's call for each of the thousands of comparisons.
+  sortPlaces(order, length, score, hits.id);
   return ranking;
 }

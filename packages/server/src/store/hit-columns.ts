@@ -62,18 +62,25 @@ export interface HitColumns {
   readonly passageIndex: Int32Array;
   /** Memory `place`'s level for lexeme `index` is at `place * width + index` (see `LexemeHit.levels`). */
   readonly levels: Uint8Array;
+  /**
+   * Where the index copy that found the memories holds each (store/memory-index.ts), so that what
+   * else the copy keeps of them (their vectors) is read without looking them up by id; absent when
+   * the store's own search found them.
+   */
+  readonly position?: Int32Array;
   readonly kinds: readonly MemoryKind[];
   readonly abouts: readonly string[][];
   readonly texts: readonly string[];
 }
 
-/** Columns for `length` memories, all 0, in one buffer (one allocation outside the heap, not twelve). */
+/** Columns for `length` memories, all 0, in one buffer (one allocation outside the heap, not twelve); `positions`: with a `position` column. */
 export function emptyColumns(
   length: number,
   width: number,
   tables: { kinds: readonly MemoryKind[]; abouts: readonly string[][]; texts: readonly string[] },
+  positions = false,
 ): HitColumns {
-  const buffer = new ArrayBuffer(length * (8 * 2 + 4 * 5 + 2) + length * width);
+  const buffer = new ArrayBuffer(length * (8 * 2 + 4 * (positions ? 6 : 5) + 2) + length * width);
   let at = 0;
   const doubles = () => {
     const array = new Float64Array(buffer, at, length);
@@ -100,11 +107,40 @@ export function emptyColumns(
     slot: ints(),
     passage: ints(),
     passageIndex: ints(),
+    position: positions ? ints() : undefined,
     kind: bytes(length),
     flags: bytes(length),
     levels: bytes(length * width),
     ...tables,
   };
+}
+
+/**
+ * How many of the memories hold each lexeme (by its index; `size` counts, those past the columns'
+ * width 0). A function of its own, as is `createdSpan`: a loop over thousands of memories in a
+ * long function had V8 run the rest of that function from the loop's optimised code, which on
+ * Node 20 was thrown away and entered again on every call whenever an array of the function's
+ * words came in a shape not seen before (recall/search.ts, scoreHits).
+ */
+export function lexemeCounts(hits: HitColumns, size: number): number[] {
+  const { length, width, levels } = hits;
+  const counts = new Array<number>(size).fill(0);
+  for (let place = 0; place < length; place++) {
+    const from = place * width;
+    for (let index = 0; index < width; index++) if (levels[from + index]! > 0) counts[index] = counts[index]! + 1;
+  }
+  return counts;
+}
+
+/** The newest and oldest creation time of the memories (-Infinity and Infinity for none). */
+export function createdSpan(hits: HitColumns): { newest: number; oldest: number } {
+  let newest = -Infinity;
+  let oldest = Infinity;
+  for (let place = 0; place < hits.length; place++) {
+    newest = Math.max(newest, hits.created[place]!);
+    oldest = Math.min(oldest, hits.created[place]!);
+  }
+  return { newest, oldest };
 }
 
 /** The passage of the memory at `place` ("src_…:3"), or null for a memory alone. */

@@ -123,6 +123,20 @@ function bisect(values: ArrayLike<number>, from: number, to: number, value: numb
   return low;
 }
 
+/** Positions a search collects, in the order found: kept by a copy from one search to the next, as its marks are. */
+class Positions {
+  values = new Int32Array(1_024);
+  length = 0;
+
+  /** Adds a position; returns how many there are now (as an array's `push`). */
+  push(position: number): number {
+    if (this.length === this.values.length) this.values = room(this.values, this.length + 1);
+    this.values[this.length] = position;
+    this.length += 1;
+    return this.length;
+  }
+}
+
 /**
  * A space's copy at one version. Its memories are columns by position (typed arrays, with the
  * values many share, such as names, labels and sources, held once), and for each lexeme the
@@ -178,6 +192,9 @@ export class SpaceIndex {
   private tailed = 0;
   /** A search's marks by position (see `search`), all 0 between searches. */
   private marks = new Int32Array(0);
+  /** The positions a search found and those it looked at and left out (see `searchColumns`), emptied by each search. */
+  private readonly found = new Positions();
+  private readonly left = new Positions();
   /** How memories' vectors are made (see MemoryVectors), and their values (`dimensions` a memory) and inverse lengths (0: none) by position. */
   private readonly vectors = memoryVectors;
   private readonly dimensions = memoryVectors?.dimensions ?? 0;
@@ -304,25 +321,62 @@ export class SpaceIndex {
         if (from >= this.sorted || this.idAt[from] !== id || this.flagsAt[from]! & REMOVED) continue;
         position = from;
       }
-      const inverse = this.vectorInverse[position]!;
-      if (inverse === 0) continue;
-      // Four sums side by side: independent additions run at once.
-      const at = position * dimensions;
-      let sum0 = 0;
-      let sum1 = 0;
-      let sum2 = 0;
-      let sum3 = 0;
-      let dimension = 0;
-      for (; dimension + 3 < dimensions; dimension += 4) {
-        sum0 += query[dimension]! * values[at + dimension]!;
-        sum1 += query[dimension + 1]! * values[at + dimension + 1]!;
-        sum2 += query[dimension + 2]! * values[at + dimension + 2]!;
-        sum3 += query[dimension + 3]! * values[at + dimension + 3]!;
-      }
-      for (; dimension < dimensions; dimension++) sum0 += query[dimension]! * values[at + dimension]!;
-      found[place] = (sum0 + sum1 + sum2 + sum3) * inverse;
+      found[place] = this.cosineAt(position, query, values);
     }
     return found;
+  }
+
+  /**
+   * `similarities` of the memories at `places` among `hits` this copy found (`searchColumns`):
+   * the hits give their positions, so none is looked for by id, and they are read in the order of
+   * places, which is by id, the order their vectors lie in. One removed since the search is looked
+   * for by id as `similarities` does (a changed memory is held again further on).
+   */
+  similaritiesOfHits(hits: HitColumns, places: ArrayLike<number>, length: number, query: Float32Array): Float32Array | null {
+    const dimensions = this.dimensions;
+    if (!dimensions || query.length !== dimensions) return null;
+    const positions = hits.position;
+    if (!positions)
+      return this.similarities(
+        Int32Array.from({ length }, (_, index) => hits.id[places[index]!]!),
+        length,
+        query,
+      );
+    const values = this.vectorValues;
+    const found = new Float32Array(length);
+    // 1 + the place's index among those asked, by place.
+    const asked = new Int32Array(hits.length);
+    for (let index = 0; index < length; index++) asked[places[index]!] = index + 1;
+    for (let place = 0; place < hits.length; place++) {
+      const index = asked[place]! - 1;
+      if (index === -1) continue;
+      let position: number | undefined = positions[place]!;
+      if (this.flagsAt[position]! & REMOVED) position = this.positionOf(hits.id[place]!);
+      if (position !== undefined) found[index] = this.cosineAt(position, query, values);
+    }
+    return found;
+  }
+
+  /** The cosine of a unit `query` and the vector of the memory at `position` (0 for none). */
+  private cosineAt(position: number, query: Float32Array, values: Int8Array): number {
+    const dimensions = this.dimensions;
+    const inverse = this.vectorInverse[position]!;
+    if (inverse === 0) return 0;
+    // Four sums side by side: independent additions run at once.
+    const at = position * dimensions;
+    let sum0 = 0;
+    let sum1 = 0;
+    let sum2 = 0;
+    let sum3 = 0;
+    let dimension = 0;
+    for (; dimension + 3 < dimensions; dimension += 4) {
+      sum0 += query[dimension]! * values[at + dimension]!;
+      sum1 += query[dimension + 1]! * values[at + dimension + 1]!;
+      sum2 += query[dimension + 2]! * values[at + dimension + 2]!;
+      sum3 += query[dimension + 3]! * values[at + dimension + 3]!;
+    }
+    for (; dimension < dimensions; dimension++) sum0 += query[dimension]! * values[at + dimension]!;
+    return (sum0 + sum1 + sum2 + sum3) * inverse;
   }
 
   private columnsFor(length: number): void {
@@ -566,13 +620,15 @@ export class SpaceIndex {
     // at 100k memories, which the garbage collector must then take back.
     if (this.marks.length < this.length) this.marks = new Int32Array(this.length);
     const hitOf = this.marks;
-    const found: number[] = [];
-    const left: number[] = [];
+    // So are the lists of positions, which a large space's search fills with thousands.
+    const { found, left } = this;
+    found.length = 0;
+    left.length = 0;
     try {
       return this.searchMarked(options, kind, labels, counts, bringing, hitOf, found, left);
     } finally {
-      for (const position of found) hitOf[position] = 0;
-      for (const position of left) hitOf[position] = 0;
+      for (let index = 0; index < found.length; index++) hitOf[found.values[index]!] = 0;
+      for (let index = 0; index < left.length; index++) hitOf[left.values[index]!] = 0;
     }
   }
 
@@ -583,8 +639,8 @@ export class SpaceIndex {
     counts: Map<string, number>,
     bringing: string[],
     hitOf: Int32Array,
-    found: number[],
-    left: number[],
+    found: Positions,
+    left: Positions,
   ): { hits: HitColumns; total: number; counts: Map<string, number> } {
     for (const lexeme of this.bringers(bringing.length ? bringing : options.lexemes, counts)) {
       const factOnly = options.factOnly?.has(lexeme) ?? false;
@@ -600,19 +656,28 @@ export class SpaceIndex {
     }
     if (options.said) this.bringSaid(options.said, kind, labels, hitOf, found);
     if (options.slots?.length) this.bringSlots(options.slots, kind, labels, hitOf, found);
-    // By id, as the store answers: each hit's id and place in one number, id * places + place
-    // (exact in a double: ids are below 2^31, a copy holds far fewer than 2^21 memories), sorted
-    // as numbers.
+    // By id, as the store answers. Memories are added at the end and new ones have higher ids, so
+    // the positions sorted are mostly in id order already: then no more is done. Else (a changed
+    // memory held again at the end keeps its id) each hit's id and place in one number,
+    // id * places + place (exact in a double: ids are below 2^31, a copy holds far fewer than
+    // 2^21 memories), sorted as numbers.
     const places = found.length;
-    const keys = new Float64Array(places);
-    for (let place = 0; place < places; place++) keys[place] = this.idAt[found[place]!]! * places + place;
-    keys.sort();
+    const byPosition = found.values.subarray(0, places).sort();
+    let inOrder = true;
+    for (let place = 1; place < places && inOrder; place++) inOrder = this.idAt[byPosition[place]!]! > this.idAt[byPosition[place - 1]!]!;
+    const keys = inOrder ? null : new Float64Array(places);
+    if (keys) {
+      for (let place = 0; place < places; place++) keys[place] = this.idAt[byPosition[place]!]! * places + place;
+      keys.sort();
+    }
     const width = options.lexemes.length;
-    const hits = emptyColumns(places, width, { kinds: this.kinds.values, abouts: this.abouts.values, texts: this.texts.values });
+    const hits = emptyColumns(places, width, { kinds: this.kinds.values, abouts: this.abouts.values, texts: this.texts.values }, true);
+    const positions = hits.position!;
     for (let order = 0; order < places; order++) {
-      const position = found[keys[order]! % places]!;
+      const position = keys ? byPosition[keys[order]! % places]! : byPosition[order]!;
       // From here on the mark is 1 + the memory's place by id.
       hitOf[position] = order + 1;
+      positions[order] = position;
       hits.id[order] = this.idAt[position]!;
       hits.kind[order] = this.kindAt[position]!;
       hits.flags[order] = this.flagsAt[position]! & (DATED | REPORTED);
@@ -639,7 +704,7 @@ export class SpaceIndex {
     kind: number,
     labels: [string, string][] | null,
     hitOf: Int32Array,
-    found: number[],
+    found: Positions,
   ): void {
     const endings = attributes.map((attribute) => `|${attribute}`);
     // Whether each slot (by its number among the texts) is one asked about, looked at once per slot.
@@ -662,7 +727,7 @@ export class SpaceIndex {
   }
 
   /** Brings in at most `limit` of `positions`, the newest said first (then the highest id), as the store's `order by … limit` does. */
-  private bringNewest(positions: number[], limit: number, hitOf: Int32Array, found: number[]): void {
+  private bringNewest(positions: number[], limit: number, hitOf: Int32Array, found: Positions): void {
     positions.sort((left, right) => this.saidAt[right]! - this.saidAt[left]! || this.idAt[right]! - this.idAt[left]!);
     for (const position of positions.slice(0, limit)) if (hitOf[position] === 0) hitOf[position] = found.push(position);
   }
@@ -673,7 +738,7 @@ export class SpaceIndex {
     kind: number,
     labels: [string, string][] | null,
     hitOf: Int32Array,
-    found: number[],
+    found: Positions,
   ): void {
     const inSpan: number[] = [];
     for (let position = 0; position < this.length; position++) {

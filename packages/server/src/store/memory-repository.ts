@@ -1,7 +1,7 @@
 import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
 import { type RawBuilder, sql } from 'kysely';
 import { levelOfWeights } from '../text/index-levels.js';
-import type { Db } from './database.js';
+import { type Db, primaryOf } from './database.js';
 import { columnsOf, type HitColumns, type LexemeHit } from './hit-columns.js';
 import { countChanged, countKinds, keptCounts, keptTotal } from './memory-counts.js';
 import type { PageStart, Scope } from './scope.js';
@@ -450,19 +450,40 @@ export async function contrastCandidates(
   return rows;
 }
 
+/** Words whose lexemes a store's process keeps (see lexemesAndVersion); past it, the words read first go first. */
+const CACHED_WORDS = 20_000;
+
+const lexemeCaches = new WeakMap<Db, Map<string, readonly string[]>>();
+
 /**
  * The lexemes Postgres's English configuration makes of each word (none for a stop word),
  * and the space's memory version (see store/memory-index.ts), in one round trip; the
- * version is null for a space not yet made.
+ * version is null for a space not yet made. A word's lexemes never change (the configuration is
+ * Postgres's own), so each store's process keeps those it has read: a question's words and their
+ * related words and neighbours (20 to 50 of them) are mostly read again by the next question,
+ * and the statement then reads only the version and the words never read before.
  */
 export async function lexemesAndVersion(db: Db, scope: Scope, words: string[]): Promise<{ lexemes: string[][]; version: string | null }> {
+  const store = primaryOf(db);
+  let cache = lexemeCaches.get(store);
+  if (!cache) lexemeCaches.set(store, (cache = new Map()));
+  const known = words.map((word) => cache.get(word));
+  const unknown = [...new Set(words.filter((_, index) => known[index] === undefined))];
   const { rows } = await sql<{ lexemes: string[][] | null; version: string | null }>`
     select (select json_agg(tsvector_to_array(to_tsvector('english', word)) order by position)
-        from unnest(${words}::text[]) with ordinality as w(word, position)) as lexemes,
+        from unnest(${unknown}::text[]) with ordinality as w(word, position)) as lexemes,
       (select s.memories_version::text from spaces s where s.account_id = ${scope.accountId} and s.name = ${scope.space}) as version`.execute(
     db,
   );
-  return { lexemes: rows[0]?.lexemes ?? [], version: rows[0]?.version ?? null };
+  const read = new Map<string, readonly string[]>();
+  (rows[0]?.lexemes ?? []).forEach((lexemes, index) => read.set(unknown[index]!, Object.freeze(lexemes)));
+  for (const [word, lexemes] of read) {
+    if (cache.size >= CACHED_WORDS) cache.delete(cache.keys().next().value!);
+    cache.set(word, lexemes);
+  }
+  // Frozen and shared between questions: callers read them and never change them.
+  const lexemes = words.map((word, index) => (known[index] ?? read.get(word) ?? []) as string[]);
+  return { lexemes, version: rows[0]?.version ?? null };
 }
 
 export type { LexemeHit } from './hit-columns.js';

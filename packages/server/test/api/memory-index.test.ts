@@ -280,11 +280,26 @@ describe('the in-process copy of a space index', () => {
       else {
         await addFacts(3);
         await sql`update memories set status = 'replaced' where id = ${pick(ids)}`.execute(store.db);
+        // Changed and still current: held again at the end of the copy under its old id, out of id order.
+        await sql`update memories set labels = '{"trip":"lake"}' where id = ${pick(ids)} and status = 'current'`.execute(store.db);
       }
+      // Found before the copy is brought up to date: their vectors are read where the search found them.
+      const stale = kept!.searchColumns({ lexemes: await lexemesOfWords(scope.space, questions[round % questions.length]!), kind: 'all' });
       const version = await versionOf();
       const updated = await cache.current(store.db, scope, version);
       // The same copy, brought up to date: not one built again.
       expect(updated).toBe(kept);
+      // A memory removed or changed since the search is looked for by id, as `similarities` does.
+      const stalePlaces = Int32Array.from({ length: stale.hits.length }, (_, place) => stale.hits.length - 1 - place);
+      expect(Array.from(updated!.similaritiesOfHits(stale.hits, stalePlaces, stalePlaces.length, boats)!)).toEqual(
+        Array.from(
+          updated!.similarities(
+            Int32Array.from(stalePlaces, (place) => stale.hits.id[place]!),
+            stalePlaces.length,
+            boats,
+          )!,
+        ),
+      );
       const merged = await mergingCache.current(store.db, scope, version);
       expect(merged).toBe(merging);
       expect(updated!.version).toBe(version);
@@ -313,6 +328,19 @@ describe('the in-process copy of a space index', () => {
           expect(similar).not.toBeNull();
           expect(Array.from(similar!)).toEqual(Array.from(rebuilt!.similarities(Int32Array.from(hitIds), hitIds.length, boats)!));
           if (hitIds.length) expect(Math.max(...similar!)).toBeGreaterThan(0);
+          // The same read by the places of the copy's own search, in any order.
+          const { hits } = updated!.searchColumns(options);
+          const places = Int32Array.from({ length: hits.length }, (_, place) => (place * 5 + 3) % hits.length);
+          if (hits.length % 5 === 0) places.forEach((_, index) => (places[index] = hits.length - 1 - index));
+          expect(Array.from(updated!.similaritiesOfHits(hits, places, places.length, boats)!)).toEqual(
+            Array.from(
+              updated!.similarities(
+                Int32Array.from(places, (place) => hits.id[place]!),
+                places.length,
+                boats,
+              )!,
+            ),
+          );
         }
       }
     }
@@ -549,5 +577,47 @@ describe('parseTsvector', () => {
     expect(weights.get('dog')).toBe(12);
     expect(weights.get('walk')).toBe(2);
     expect(weights.has('^anim')).toBe(false);
+  });
+});
+
+describe('lexemesAndVersion', () => {
+  it("reads each word's lexemes once per store, and the space's version every time", async () => {
+    const scope = scopeOf('paddling');
+    // The word lists each statement sent (its array parameters), through a plugin: the store seen
+    // through it keeps words apart from the store itself.
+    const sent: unknown[][] = [];
+    const watched = store.db.withPlugin({
+      transformQuery: (args) => {
+        const node = args.node as unknown as { parameters?: readonly { value?: unknown }[] };
+        for (const parameter of node.parameters ?? []) if (Array.isArray(parameter.value)) sent.push(parameter.value);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const stemmed = async (words: string[]) =>
+      (
+        await sql<{ lexemes: string[] }>`
+          select tsvector_to_array(to_tsvector('english', w)) as lexemes from unnest(${words}::text[]) with ordinality as t(w, n) order by n`.execute(
+          store.db,
+        )
+      ).rows.map((row) => row.lexemes);
+
+    const first = await lexemesAndVersion(watched, scope, ['kayaks', 'the', 'paddled', 'kayaks']);
+    expect(first.lexemes).toEqual(await stemmed(['kayaks', 'the', 'paddled', 'kayaks']));
+    expect(first.version).toBeNull();
+    expect(sent.at(-1)).toEqual(['kayaks', 'the', 'paddled']);
+
+    const second = await lexemesAndVersion(watched, scope, ['paddled', 'rivers', 'the']);
+    expect(second.lexemes).toEqual(await stemmed(['paddled', 'rivers', 'the']));
+    expect(sent.at(-1)).toEqual(['rivers']);
+
+    // The version is read whatever the words: a space written to since is seen at once.
+    await learnInto('paddling', [['Odalys', 'Odalys paddled a kayak down the river at dawn.']]);
+    const third = await lexemesAndVersion(watched, scope, ['kayaks', 'rivers']);
+    expect(sent.at(-1)).toEqual([]);
+    const { rows } = await sql<{ version: string }>`
+      select memories_version::text as version from spaces where account_id = ${accountId} and name = 'paddling'`.execute(store.db);
+    expect(third.version).toBe(rows[0]!.version);
+    expect(third.lexemes).toEqual(await stemmed(['kayaks', 'rivers']));
   });
 });
