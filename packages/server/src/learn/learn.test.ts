@@ -132,6 +132,23 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('learns the name a speaker asks to be called by, and no name from "call me" before a day or a time', () => {
+    const told = (content: string): string[] =>
+      texts(
+        learnFromMessages(
+          readMessages([
+            { role: 'user', at, content },
+            { role: 'assistant', at, content: 'Sure!' },
+          ]),
+          { writtenAt },
+        ),
+      );
+    expect(told('Call me Bea.')).toEqual(['The user goes by the name Bea.']);
+    expect(told('You can call me Bea Lund!')).toEqual(['The user goes by the name Bea Lund.']);
+    expect(told('Call me tomorrow.')).toEqual([]);
+    expect(told('Call me when you land.')).toEqual([]);
+  });
+
   it('reads a verb that opens a noun before "has" or "are" as the subject, not a command', () => {
     expect(texts(conversation('Swim practice has been long and cold. Keep smiling!'))).toEqual([
       'Priya said swim practice has been long and cold.',

@@ -280,15 +280,19 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
 
   let factText: string | null = null;
   let keepQuestion = question;
-  if ((question || command) && passage.persons.self !== null) {
-    // "Have you seen my puppy?" and "Check out my painting!" both show what the speaker has.
+  if (passage.persons.self !== null) {
+    // "Have you seen my puppy?" and "Check out my painting!" both show what the speaker has; "Call me Bea"
+    // (a command or not: "You can call me Bea") their name.
     const rewrite = rewriteQuestion(contentText);
-    if (rewrite !== null) {
+    if (rewrite !== null && (question || command || rewrite.type === 'goes by')) {
       const part = within(sentence, edits, content.start + rewrite.start, content.start + rewrite.end);
+      const speaker = nameAt(passage.persons.self, true);
       factText =
         rewrite.type === 'has'
-          ? `${nameAt(passage.persons.self, true)} has ${rewrite.article === '' ? '' : `${rewrite.article} `}${part}`
-          : part;
+          ? `${speaker} has ${rewrite.article === '' ? '' : `${rewrite.article} `}${part}`
+          : rewrite.type === 'goes by'
+            ? `${speaker} goes by the name ${part}`
+            : part;
       keepQuestion = false;
       selfNamed = true;
     }

@@ -8,7 +8,9 @@ export type QuestionRewrite =
   /** The speaker has what follows "my" ("… my new puppy, Rex?" -> "<speaker> has a new puppy, Rex."). */
   | { type: 'has'; start: number; end: number; article: string }
   /** A statement asked about ("Did I tell you I got a job?" -> "I got a job."). */
-  | { type: 'statement'; start: number; end: number };
+  | { type: 'statement'; start: number; end: number }
+  /** The name the speaker asks to be called by ("Call me Bea." -> "<speaker> goes by the name Bea."). */
+  | { type: 'goes by'; start: number; end: number };
 
 const showingVerbs =
   '(?:seen|met|heard (?:about|of)|see|meet|hear (?:about|of)|noticed|notice|tried|try|tasted|taste|read|watched|watch|checked out|check out|liked|like|loved|love|visited|visit|been to)';
@@ -19,13 +21,26 @@ const shows = new RegExp(
 const tells =
   /^(?:did|have)\s+(?:i|we)\s+(?:ever\s+|already\s+)?(?:tell|told|mention|mentioned)(?:\s+to)?\s+you(?:\s+guys)?(?:\s+that)?\s+(?!about\b)/i;
 
-/** The rewrite for a question's content, or null when the question is kept as it is. */
+/** Asking to be called by a name: "Call me Bea", "Please just call me Bea Lund", "You can call me Bea". */
+const callsMe = /^(?:(?:please|you can|you may|feel free to|just)\s+){0,2}call\s+me\s+/iu;
+/** A name of one to three capitalised words, and nothing after it. */
+const calledName = /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2}$/u;
+/** Capitalised words that are no name to be called by: "Call me Monday", "Call me ASAP". */
+const notCalledNames =
+  /^(?:I|ASAP|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Tomorrow|Today|Tonight|Later|Maybe|Sometime|Anytime|Back)\b/u;
+
+/** The rewrite for a question's content (or a command's), or null when it is kept as it is. */
 export function rewriteQuestion(content: string): QuestionRewrite | null {
   const body = content.replace(/[\s?!.…]+$/u, '');
   const shown = shows.exec(body);
   if (shown !== null && shown[0].length < body.length) {
     const phrase = body.slice(shown[0].length);
     return { type: 'has', start: shown[0].length, end: body.length, article: articleFor(phrase) };
+  }
+  const called = callsMe.exec(body);
+  if (called !== null) {
+    const name = body.slice(called[0].length);
+    if (calledName.test(name) && !notCalledNames.test(name)) return { type: 'goes by', start: called[0].length, end: body.length };
   }
   const told = tells.exec(body);
   if (told !== null && told[0].length < body.length) return { type: 'statement', start: told[0].length, end: body.length };
