@@ -13,11 +13,9 @@
  *
  * `recall()` is called directly (search's options: no judgement), without HTTP.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { questions } from './generated.js';
+import { serveCopy } from './on-copy.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,32 +25,16 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '1500' },
   },
 });
-const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
 
 /** A build's server on a copy of the store, and its recall. */
 async function start(distPath: string) {
-  const dist = resolve(distPath);
-  const { loadConfig } = (await import(`${dist}/config.js`)) as typeof import('../../packages/server/dist/config.js');
-  const { startServer } = (await import(`${dist}/server.js`)) as typeof import('../../packages/server/dist/server.js');
+  const { server, dist, remove } = await serveCopy(distPath, values.store, 'recall-ab');
   const { recall } = (await import(`${dist}/recall/search.js`)) as typeof import('../../packages/server/dist/recall/search.js');
-  const work = await mkdtemp(join(tmpdir(), 'engram-recall-ab-'));
-  await cp(values.store, work, { recursive: true });
-  const server = await startServer(
-    loadConfig({
-      ENGRAM_PORT: '0',
-      ENGRAM_HOST: '127.0.0.1',
-      ENGRAM_BOOTSTRAP_KEY: KEY,
-      ENGRAM_WORKERS: '0',
-      ENGRAM_DATA_DIR: work,
-      ENGRAM_RECALL_CACHE_MEMORIES: '200000',
-    }),
-    { announceKey: () => {} },
-  );
   const scope = { accountId: 1, space: 'scale' };
   const ask = (question: string) => recall(server.store.db, scope, question, { limit: 10, kind: 'all', judge: false, now: new Date() });
   // The first search builds the server's copy of the space's index.
   await ask('warm up');
-  return { server, work, ask };
+  return { server, remove, ask };
 }
 
 if (!values.a) throw new Error('--a: the dist directory of the build to compare against');
@@ -84,6 +66,6 @@ console.log(
 );
 await a.server.close();
 await b.server.close();
-await rm(a.work, { recursive: true, force: true });
-await rm(b.work, { recursive: true, force: true });
+await a.remove();
+await b.remove();
 process.exit(0);

@@ -18,16 +18,16 @@
  * on once the server has started) writes to; the parent reads it.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { percentiles, round } from '../common/figures.js';
 import { questions } from './generated.js';
+import { SCALE_KEY, serveCopy } from './on-copy.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,7 +39,6 @@ const { values } = parseArgs({
     child: { type: 'boolean', default: false },
   },
 });
-const KEY = 'egk_bench_scale_0123456789abcdefghijklmnop';
 const PATHS = ['/v1/search', '/v1/context'] as const;
 
 if (!values.child) {
@@ -82,28 +81,12 @@ if (!values.child) {
 }
 
 // The child: the server on a copy of the store, in this process.
-const dist = resolve(values.dist);
-const { loadConfig } = (await import(`${dist}/config.js`)) as typeof import('../../packages/server/dist/config.js');
-const { startServer } = (await import(`${dist}/server.js`)) as typeof import('../../packages/server/dist/server.js');
 const calls = Number(values.calls);
-const work = await mkdtemp(join(tmpdir(), 'engram-recall-gc-'));
-await cp(values.store, work, { recursive: true });
-const server = await startServer(
-  loadConfig({
-    ENGRAM_PORT: '0',
-    ENGRAM_HOST: '127.0.0.1',
-    ENGRAM_BOOTSTRAP_KEY: KEY,
-    ENGRAM_WORKERS: '0',
-    ENGRAM_DATA_DIR: work,
-    ENGRAM_ACCOUNT_RPM: '1000000',
-    ENGRAM_RECALL_CACHE_MEMORIES: '200000',
-  }),
-  { announceKey: () => {} },
-);
+const { server, remove } = await serveCopy(values.dist, values.store, 'recall-gc', { ENGRAM_ACCOUNT_RPM: '1000000' });
 const call = async (path: string, body: Record<string, unknown>) => {
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${SCALE_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify({ ...body, space: 'scale' }),
   });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
@@ -172,5 +155,5 @@ for (const path of PATHS) {
 }
 if (values.results) await writeFile(values.results, answers.join('\n'));
 await server.close();
-await rm(work, { recursive: true, force: true });
+await remove();
 process.exit(0);

@@ -25,11 +25,11 @@ const leadingConnector =
  */
 const leadingKeepRequest = new RegExp(
   '^(?:(?:please|so|and|also|oh and|just)\\s+)?' +
-    "(?:(?:i want you to|i'd like you to|i would like you to|i need you to|(?:can|could|will|would) you(?: please)?)\\s+)?(?:please\\s+)?" +
+    "(?:(?:i want you to|i'd like you to|i would like you to|i need you to|(?<asking>(?:can|could|will|would) you)(?: please)?)\\s+)?(?:please\\s+)?" +
     "(?:remember|keep in mind|bear in mind|don['’]t forget|do not forget|never forget|make a (?:mental )?note(?: of this)?|take note|note down|note|" +
     'remind me|write down|save this|for the record|fyi|f\\.y\\.i\\.|for your information|for future reference|just so you know|so you know|' +
     '(?:just )?to let you know|(?:a )?(?:quick )?heads[- ]up|for context)' +
-    '(?:\\s+(?:that|this|the fact that))?(?:\\s*[:,–—-]\\s*|\\s+)',
+    '(?:\\s+(?:(?<that>that|the fact that)|this))?(?:\\s*[:,–—-]\\s*|\\s+)',
   'iu',
 );
 /** What a request to keep may go before: the speaker ("I'm…", "my…") or a named person ("Sam is…", "Sam's…"). */
@@ -37,22 +37,27 @@ const keptSpeaker = /^(?:i|i['’](?:m|ve|ll|d)|we|we['’](?:re|ve|ll|d)|my|our
 const keptNamed = /^\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?(?:['’]s\b|\s+(?:is|was|has|had|and)\b)/u;
 /** After "that", a clause about a thing: "Remind me that the dentist is on Friday". */
 const keptThing = /^the\s+(?:[\p{L}\p{N}'’-]+\s+){1,4}(?:is|are|was|were|has|have|will|starts|ends|opens|closes)\b/iu;
+/** A request to keep what follows at the start of `content`: where it ends, and whether it asks ("Can you…"). */
+function keepRequest(content: string): { end: number; asking: boolean } | null {
+  const request = leadingKeepRequest.exec(content);
+  if (request === null) return null;
+  const rest = content.slice(request[0].length);
+  const clause = request.groups?.that !== undefined && keptThing.test(rest);
+  if (!keptSpeaker.test(rest) && !keptNamed.test(rest) && !clause) return null;
+  if ((rest.match(/\S+/g) ?? []).length < 2) return null;
+  return { end: request[0].length, asking: request.groups?.asking !== undefined };
+}
+
 /** Where a request to keep what follows ends (see leadingKeepRequest), or 0 when the sentence has none. */
 export function keepRequestEnd(content: string): number {
-  const request = leadingKeepRequest.exec(content);
-  if (request === null) return 0;
-  const rest = content.slice(request[0].length);
-  const clause = /\bthat\s*$/iu.test(request[0]) && keptThing.test(rest);
-  if (!keptSpeaker.test(rest) && !keptNamed.test(rest) && !clause) return 0;
-  return (rest.match(/\S+/g) ?? []).length >= 2 ? request[0].length : 0;
+  return keepRequest(content)?.end ?? 0;
 }
 /**
  * Whether a question is only a request to keep what it says ("Can you remember that I take the
  * 8:15?"): its question mark belongs to the request, and what follows is said, not asked.
  */
 export function asksToKeep(sentence: string): boolean {
-  const rest = sentence.slice(leadingInterjection.exec(sentence)?.[0].length ?? 0);
-  return /^(?:(?:please|so|and|also|just)\s+)?(?:can|could|will|would) you\b/iu.test(rest) && keepRequestEnd(rest) > 0;
+  return keepRequest(sentence.slice(leadingInterjection.exec(sentence)?.[0].length ?? 0))?.asking ?? false;
 }
 
 /**

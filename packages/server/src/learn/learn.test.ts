@@ -11,6 +11,17 @@ const conversation = (text: string, extra: MessageInput[] = []): LearnedFact[] =
     { writtenAt },
   );
 const texts = (facts: LearnedFact[]): string[] => facts.map((fact) => fact.text);
+/** What is learned when the user tells an assistant `content` and it answers. */
+const told = (content: string): string[] =>
+  texts(
+    learnFromMessages(
+      readMessages([
+        { role: 'user', at, content },
+        { role: 'assistant', at, content: 'Noted!' },
+      ]),
+      { writtenAt },
+    ),
+  );
 
 describe('learnFromMessages', () => {
   it('keeps with a reply what it answers: the message before, led by the opening of the one before that', () => {
@@ -73,16 +84,6 @@ describe('learnFromMessages', () => {
   });
 
   it('learns what a user asks the assistant to remember as said, without the request', () => {
-    const told = (content: string): string[] =>
-      texts(
-        learnFromMessages(
-          readMessages([
-            { role: 'user', at, content },
-            { role: 'assistant', at, content: 'Noted!' },
-          ]),
-          { writtenAt },
-        ),
-      );
     expect(told("Remember that I'm allergic to sesame.")).toEqual(['The user is allergic to sesame.']);
     expect(told('Keep in mind that I work nights.')).toEqual(['The user works nights.']);
     expect(told('Can you remember that my landlord is called Osric?')).toEqual(["The user's landlord is called Osric."]);
@@ -133,16 +134,6 @@ describe('learnFromMessages', () => {
   });
 
   it('learns the name a speaker asks to be called by, and no name from "call me" before a day or a time', () => {
-    const told = (content: string): string[] =>
-      texts(
-        learnFromMessages(
-          readMessages([
-            { role: 'user', at, content },
-            { role: 'assistant', at, content: 'Sure!' },
-          ]),
-          { writtenAt },
-        ),
-      );
     expect(told('Call me Bea.')).toEqual(['The user goes by the name Bea.']);
     expect(told('You can call me Bea Lund!')).toEqual(['The user goes by the name Bea Lund.']);
     expect(told('Call me tomorrow.')).toEqual([]);

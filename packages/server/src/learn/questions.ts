@@ -1,3 +1,5 @@
+import { MONTH_ALTERNATION, WEEKDAY_ALTERNATION } from '../text/calendar.js';
+
 /**
  * Facts hidden in questions. A question about the listener tells nothing, but one that shows
  * or tells something of the speaker does: "Have you seen my new puppy, Rex?" says the
@@ -26,8 +28,10 @@ const callsMe = /^(?:(?:please|you can|you may|feel free to|just)\s+){0,2}call\s
 /** A name of one to three capitalised words, and nothing after it. */
 const calledName = /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,2}$/u;
 /** Capitalised words that are no name to be called by: "Call me Monday", "Call me ASAP". */
-const notCalledNames =
-  /^(?:I|ASAP|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Tomorrow|Today|Tonight|Later|Maybe|Sometime|Anytime|Back)\b/u;
+const notCalledNames = new RegExp(
+  `^(?:I|ASAP|${WEEKDAY_ALTERNATION}|${MONTH_ALTERNATION}|Tomorrow|Today|Tonight|Later|Maybe|Sometime|Anytime|Back)\\b`,
+  'u',
+);
 
 /** The rewrite for a question's content (or a command's), or null when it is kept as it is. */
 export function rewriteQuestion(content: string): QuestionRewrite | null {

@@ -4,6 +4,7 @@ import { asksView, queryTerms } from '../recall/query.js';
 import type { Recalled } from '../recall/search.js';
 import { ATTRIBUTE_WORDS } from '../recall/search.js';
 import { broaderWords, relatedWords } from '../recall/synonyms.js';
+import { MONTH_NAMES, WEEKDAY_NAMES } from '../text/calendar.js';
 import { splitSentences } from '../text/segment.js';
 import { tokenize } from '../text/tokens.js';
 import { findContent, isChitChat, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
@@ -2943,25 +2944,8 @@ const rules: Rule[] = [
     entries: [
       'I',
       'ASAP',
-      'Monday',
-      'Tuesday',
-      'Wednesday',
-      'Thursday',
-      'Friday',
-      'Saturday',
-      'Sunday',
-      'January',
-      'February',
-      'March',
-      'April',
-      'May',
-      'June',
-      'July',
-      'August',
-      'September',
-      'October',
-      'November',
-      'December',
+      ...WEEKDAY_NAMES,
+      ...MONTH_NAMES,
       'Tomorrow',
       'Today',
       'Tonight',

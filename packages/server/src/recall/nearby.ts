@@ -1,4 +1,4 @@
-import type { HitColumns } from '../store/hit-columns.js';
+import { type HitColumns, splitPassage } from '../store/hit-columns.js';
 
 /**
  * The talk around the best match. What a question asks is often told over a few messages of one
@@ -37,11 +37,7 @@ export function messageAt(hits: HitColumns, place: number): { source: string; in
   if (text === -1) return null;
   const index = hits.passageIndex[place]!;
   if (index !== -1) return { source: hits.texts[text]!, index };
-  const whole = hits.texts[text]!;
-  const colon = whole.lastIndexOf(':');
-  const number = whole.slice(colon + 1);
-  if (colon <= 0 || !/^(?:0|[1-9]\d{0,8})$/.test(number)) return null;
-  return { source: whole.slice(0, colon), index: Number(number) };
+  return splitPassage(hits.texts[text]!);
 }
 
 /**

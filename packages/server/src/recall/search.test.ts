@@ -42,8 +42,9 @@ describe('scoreHits', () => {
     const ranking = scoreHits(columnsOf(hits), 10, [word([0]), word([1])], 2, { names: [], when: false });
     const before = Float64Array.from(ranking.score);
     const asked: number[][] = [];
-    addDense(ranking, (ids, count) => {
-      asked.push(Array.from(ids.subarray(0, count)));
+    addDense(ranking, (places, count) => {
+      const ids = Array.from(places.subarray(0, count), (place) => ranking.hits.id[place]!);
+      asked.push(ids);
       return Float32Array.from(ids, (id) => (id === 2 ? 0.1 : 0.8));
     });
     const scored = listed(ranking);
@@ -66,7 +67,7 @@ describe('scoreHits', () => {
     const hits = [hit(1, [3], { created_at: 1_000 }), hit(2, [3], { created_at: 2_000 })];
     const ranking = scoreHits(columnsOf(hits), 50, [word([0])], 1, { names: [], when: false });
     expect(listed(ranking).map((item) => item.hit.id)).toEqual([2, 1]);
-    addDense(ranking, (ids) => Float32Array.from(ids, (id) => (id === 1 ? 0.8 : 0.3)));
+    addDense(ranking, (places) => Float32Array.from(places, (place) => (ranking.hits.id[place] === 1 ? 0.8 : 0.3)));
     expect(listed(ranking).map((item) => item.hit.id)).toEqual([1, 2]);
   });
 
@@ -89,7 +90,7 @@ describe('scoreHits', () => {
     ];
     const ranking = scoreHits(columnsOf(hits), 1_000, [word([0]), word([1])], 2, { names: [], when: false });
     let compared = 0;
-    addDense(ranking, (_ids, count) => {
+    addDense(ranking, (_places, count) => {
       compared = count;
       return new Float32Array(count);
     });

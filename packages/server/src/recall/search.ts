@@ -393,7 +393,7 @@ export async function recall(
     ? { start: time.start.getTime(), end: time.end.getTime(), lexemes: timeLexemes, words: timeWordsOf(words, lexemes, time, spanLexemes) }
     : undefined;
   const ranking = scoreHits(hits, total, words, lexemes.length, { names, when, time: span, view: asksView(question) }, known);
-  if (questionVector) addDense(ranking, (_ids, count, places) => copy!.similaritiesOfHits(hits, places, count, questionVector));
+  if (questionVector) addDense(ranking, (places, count) => copy!.similaritiesOfHits(hits, places, count, questionVector));
   // Postgres's cover-density rank (how close together the words fall) orders the best few more finely.
   const best = Math.min(RERANKED, ranking.length);
   const ranked = {
@@ -435,8 +435,8 @@ export async function recall(
  */
 export function addDense(
   ranking: Ranking,
-  /** The likeness of each of the first `count` memories listed, by id and by place in the ranking's hits. */
-  similaritiesOf: (ids: Int32Array, count: number, places: Int32Array) => Float32Array | null,
+  /** The likeness of each of the first `count` memories listed, given by their places in the ranking's hits. */
+  similaritiesOf: (places: Int32Array, count: number) => Float32Array | null,
 ): void {
   const { hits, score, order } = ranking;
   const length = ranking.length;
@@ -444,9 +444,7 @@ export function addDense(
   const bound = score[order[Math.min(RERANKED, length) - 1]!]! - DENSE_MOST;
   let count = 0;
   while (count < length && score[order[count]!]! >= bound) count += 1;
-  const ids = new Int32Array(count);
-  for (let index = 0; index < count; index++) ids[index] = hits.id[order[index]!]!;
-  const similar = similaritiesOf(ids, count, order.subarray(0, count));
+  const similar = similaritiesOf(order.subarray(0, count), count);
   if (!similar) return;
   for (let index = 0; index < count; index++) {
     const place = order[index]!;

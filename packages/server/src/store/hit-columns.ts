@@ -143,6 +143,16 @@ export function createdSpan(hits: HitColumns): { newest: number; oldest: number 
   return { newest, oldest };
 }
 
+/**
+ * A passage's source and message index ("src_…:3" → "src_…" and 3), or null for a passage that is
+ * no message of a source (a note's passage is its source alone).
+ */
+export function splitPassage(passage: string): { source: string; index: number } | null {
+  const colon = passage.lastIndexOf(':');
+  const index = passage.slice(colon + 1);
+  return colon > 0 && /^(?:0|[1-9]\d{0,8})$/.test(index) ? { source: passage.slice(0, colon), index: Number(index) } : null;
+}
+
 /** The passage of the memory at `place` ("src_…:3"), or null for a memory alone. */
 export function passageAt(hits: HitColumns, place: number): string | null {
   const text = hits.passage[place]!;

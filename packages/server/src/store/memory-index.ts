@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer';
 import type { Labels, MemoryKind } from '@engram/protocol';
 import { sql } from 'kysely';
 import { type Db, primaryOf } from './database.js';
-import { HIT_DATED as DATED, emptyColumns, type HitColumns, hitsOf, HIT_REPORTED as REPORTED } from './hit-columns.js';
+import { HIT_DATED as DATED, emptyColumns, type HitColumns, hitsOf, HIT_REPORTED as REPORTED, splitPassage } from './hit-columns.js';
 import { type HitRow, hitColumns, hitOf, type LexemeHit, type LexemeSearch, SAID_BROUGHT, SLOTS_BROUGHT } from './memory-repository.js';
 import type { Scope } from './scope.js';
 
@@ -402,11 +402,10 @@ export class SpaceIndex {
       this.passageTextAt[position] = -1;
       return;
     }
-    const colon = passage.lastIndexOf(':');
-    const index = passage.slice(colon + 1);
-    if (colon > 0 && /^(?:0|[1-9]\d{0,8})$/.test(index)) {
-      this.passageTextAt[position] = this.texts.numberOf(passage.slice(0, colon), detached);
-      this.passageIndexAt[position] = Number(index);
+    const message = splitPassage(passage);
+    if (message) {
+      this.passageTextAt[position] = this.texts.numberOf(message.source, detached);
+      this.passageIndexAt[position] = message.index;
     } else {
       this.passageTextAt[position] = this.texts.numberOf(passage, detached);
       this.passageIndexAt[position] = -1;
