@@ -32,7 +32,7 @@ const leadingKeepRequest = new RegExp(
     '(?:\\s+(?:(?<that>that|the fact that)|this))?(?:\\s*[:,–—-]\\s*|\\s+)',
   'iu',
 );
-/** What a request to keep may go before: the speaker ("I'm…", "my…") or a named person ("Sam is…", "Sam's…"). */
+/** What a request to keep may go before: the speaker ("I'm…", "my…") or a named person ("Ilse is…", "Ilse's…"). */
 const keptSpeaker = /^(?:i|i['’](?:m|ve|ll|d)|we|we['’](?:re|ve|ll|d)|my|our)\b/iu;
 const keptNamed = /^\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?(?:['’]s\b|\s+(?:is|was|has|had|and)\b)/u;
 /** After "that", a clause about a thing: "Remind me that the dentist is on Friday". */
