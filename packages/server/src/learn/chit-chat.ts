@@ -131,6 +131,10 @@ const pleasantries = new RegExp(
       "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|that we)\\b.*",
       "(?:i'?m |i am )?(?:so |really |very )*sorry\\b.*",
       '(?:miss you|love you|bless you|xoxo|lol|haha|hugs)\\b.*',
+      // Alone: "Never mind, the bus came" tells something after the pause.
+      '(?:never ?mind|nevermind)(?: (?:that|then|it|me|about (?:that|it)))?',
+      // A reply to advice that was followed; "The new pump worked" names what did.
+      '(?:it|that|this) (?:worked|helped|did the trick|fixed it)(?: (?:perfectly|great|fine|well|like a charm|a lot|so much))?',
       "(?:can't wait to (?:hear|see) (?:more|it|them|what|how|about))\\b.*",
       "(?:what's up|what's new|how are you|how's it going|how have you been|long time no (?:see|talk|chat|speak))\\b.*",
       "(?:it|that|they|you|i|we|this) (?:sure |really |totally |definitely |certainly |still )?(?:does|do|is|was|did|will|can|are|am|have|has|had|were)(?: not|n't)?(?: too| indeed)?",

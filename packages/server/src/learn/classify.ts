@@ -43,7 +43,7 @@ const planPatterns: RegExp[] = [
 ];
 
 const prefPattern =
-  /\b(?:loves|loved|(?:is|are|am) loving|love to|love (?:it|this|that|them|him|her|the way)|likes|liked|like to|would like|enjoys?|enjoyed|enjoying|hates?|hated|prefers?|preferred|favou?rites?|fan of|fans of|(?<!\b(?:the|all|of|my|his|her|their|with|much|a|lots of|so much|and|'s|’s)\s)love\b|is into|are into|was into|dislikes?|disliked|can(?:'|’)?t stand|adores?|adored|(?:wants?|wanted)(?! to (?:tell|let|share|ask|say|show|update|check|thank|know)\b)|wishes|wish|would love|keen on|passionate about|obsessed with|fond of|crazy about|in love with|a fan|not a fan|allergic to|vegan|vegetarian)\b|(?:n['’]t|\bnot|\bnever) (?:like|love|enjoy|want)\b/i;
+  /\b(?:loves|loved|(?:is|are|am) loving|love to|love (?:it|this|that|them|him|her|the way)|likes|liked|like to|would like|enjoys?|enjoyed|enjoying|hates?|hated|prefers?|preferred|favou?rites?|fan of|fans of|(?<!\b(?:the|all|of|my|his|her|their|with|much|a|lots of|so much|and|'s|’s)\s)love\b|is into|are into|was into|dislikes?|disliked|can(?:'|’)?t stand|adores?|adored|(?:wants?|wanted)(?! to (?:tell|let|share|ask|say|show|update|check|thank|know)\b)|wishes|wish|would love|would rather|'d rather|’d rather|keen on|passionate about|obsessed with|fond of|crazy about|in love with|a fan|not a fan|allergic to|vegan|vegetarian)\b|(?:n['’]t|\bnot|\bnever) (?:like|love|enjoy|want)\b/i;
 
 const peoplePatterns: RegExp[] = [
   new RegExp(`(?:['’]s|\\b(?:his|her|their|whose))\\s+(?:\\w+\\s+)?(?!family\\b)${relations}\\b`, 'i'),

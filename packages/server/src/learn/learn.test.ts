@@ -140,6 +140,35 @@ describe('learnFromMessages', () => {
     expect(told('Call me when you land.')).toEqual([]);
   });
 
+  it("learns the user's standing instructions to an assistant as preferences, not one-off requests", () => {
+    const learned = (content: string) =>
+      learnFromMessages(
+        readMessages([
+          { role: 'user', at, content },
+          { role: 'assistant', at, content: 'Noted!' },
+        ]),
+        { writtenAt },
+      ).map((fact) => [fact.kind, fact.text]);
+    expect(learned('Please always answer in Spanish.')).toEqual([
+      ['pref', "The user's standing instruction to the assistant: always answer in Spanish."],
+    ]);
+    expect(learned('Keep your answers under 100 words.')).toEqual([
+      ['pref', "The user's standing instruction to the assistant: keep your answers under 100 words."],
+    ]);
+    expect(learned('Use metric units when you talk to me.')).toEqual([
+      ['pref', "The user's standing instruction to the assistant: use metric units when you talk to the user."],
+    ]);
+    expect(learned('Tell me a joke.')).toEqual([]);
+    // Between two named people it is advice to the other, as before.
+    expect(texts(conversation('Always wear sunscreen.'))).toEqual(['Priya said always wear sunscreen.']);
+  });
+
+  it('reads "would rather" as a preference', () => {
+    expect(told("I'd rather you didn't use my full name.")).toEqual(["The user would rather you didn't use their full name."]);
+    const [fact] = learnFromMessages(readMessages([{ role: 'user', at, content: 'I would rather take the train.' }]), { writtenAt });
+    expect(fact?.kind).toBe('pref');
+  });
+
   it('reads a verb that opens a noun before "has" or "are" as the subject, not a command', () => {
     expect(texts(conversation('Swim practice has been long and cold. Keep smiling!'))).toEqual([
       'Priya said swim practice has been long and cold.',

@@ -17,6 +17,7 @@ import { classifyFact } from './classify.js';
 import { resolveDates, startOfDay, type Tense } from './dates.js';
 import { applyEdits } from './edit.js';
 import { factFingerprint } from './fingerprint.js';
+import { standingInstruction } from './instructions.js';
 import { isLasting } from './lasting.js';
 import { nameTypes } from './name-types.js';
 import { addName, findNames } from './names.js';
@@ -54,6 +55,8 @@ interface Passage {
   addressees: readonly string[];
   /** The message before this one in a conversation (led by the opening of the one before that), kept with each fact for search. */
   before?: string;
+  /** The owner's own message to an assistant (a user message without a name), where a standing instruction is a preference. */
+  toAssistant?: boolean;
 }
 
 /** Facts from a note/page text (the writer is the owner). */
@@ -127,6 +130,7 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
         attribute: true,
         addressees: named,
         before: previous,
+        toAssistant: message.role === 'user' && message.name === null,
       },
       facts,
     );
@@ -264,7 +268,11 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   edits.push(...resolved.edits);
   let selfNamed = resolved.self;
   let command = false;
-  if (passage.persons.self !== null && !question) {
+  // "Always answer in Spanish", "Don't use emojis in your replies": how the assistant should answer from now on.
+  const instructionAt =
+    passage.toAssistant === true && !question ? standingInstruction(contentText, contentTokens, segment.start + content.start) : null;
+  const instruction = instructionAt !== null;
+  if (passage.persons.self !== null && !question && !instruction) {
     const filled = fillDroppedSubject(sentence, content.start, content.end, passage.persons.self, { tokenAt, past: tense === 'past' });
     if (filled !== null) {
       // The filled-in subject goes first so that it wins over any edit of the same word.
@@ -297,6 +305,12 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
       selfNamed = true;
     }
   }
+  if (factText === null && instructionAt !== null && passage.persons.self !== null) {
+    const start = content.start + instructionAt;
+    const told = within(sentence, edits, start, content.end);
+    factText = `${nameAt(passage.persons.self, true)}'s standing instruction to the assistant: ${lowerFirst(told, tokenAt(start))}`;
+    selfNamed = true;
+  }
   // "Take a look at this", "Stay positive": in a conversation, advice to the listener is not a fact.
   if (factText === null && command) return null;
   factText ??= within(sentence, edits, content.start, content.end);
@@ -328,7 +342,8 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
 
   const referenceDay = startOfDay(passage.reference);
   const future = tense !== 'past' && dates.days.some((day) => day > referenceDay);
-  const kind = classifyFact(factText, { future });
+  // A standing instruction is how the user likes to be answered, whatever its words.
+  const kind = instruction ? 'pref' : classifyFact(factText, { future });
   const talking = [passage.speakerName, passage.otherName, ...passage.addressees];
   return {
     text: factText,

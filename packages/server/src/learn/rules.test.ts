@@ -12,6 +12,7 @@ import { classifyFact } from './classify.js';
 import { addS, thirdPerson } from './conjugate.js';
 import { resolveDates } from './dates.js';
 import { applyEdits } from './edit.js';
+import { standingInstruction } from './instructions.js';
 import { isLasting } from './lasting.js';
 import { learnFromMessages, learnFromText } from './learn.js';
 import { typeOfName } from './name-types.js';
@@ -1545,6 +1546,13 @@ const PERSON_AFTER = [
 ];
 
 const PLEASANTRIES = [
+  'never mind',
+  'nevermind then',
+  'never mind about that',
+  'that worked',
+  'it helped a lot',
+  'this did the trick',
+  'that fixed it',
   // Longer than an interjection and two words ("No worries!" reads as one), so the phrase itself decides.
   'no problem at all, bea',
   'no worries at all, bea',
@@ -2626,7 +2634,63 @@ const KEEP_REQUESTS = [
   'remember this:',
 ];
 
+/** What makes a command to an assistant stand from now on, as it opens the command or, for the words of a time, anywhere. */
+const STANDING_LEADS = [
+  'always',
+  'never',
+  'please always',
+  'please never',
+  'from now on,',
+  'going forward,',
+  'in future,',
+  'in the future,',
+  'by default,',
+  'whenever I write,',
+  'when I write,',
+  'if I write,',
+  'each time I write,',
+  'every time we talk,',
+  "don't ever",
+  'do not ever',
+];
+/** Things of the replies themselves: a command about one is how to answer from now on. */
+const REPLY_THINGS = [
+  'answer',
+  'answers',
+  'reply',
+  'replies',
+  'response',
+  'responses',
+  'messages',
+  'tone',
+  'suggestions',
+  'recommendations',
+  'explanations',
+  'summaries',
+  'examples',
+  'code samples',
+  'emails',
+  'drafts',
+];
+const asInstruction = (text: string) => standingInstruction(text, tokenize(text), 0) !== null;
+
 const rules: Rule[] = [
+  {
+    id: 'instructions.standing-lead',
+    reason: 'A command to an assistant that says when it holds ("Always…", "From now on, …", "When I…, …") is a standing instruction.',
+    where: 'learn/instructions.ts lead',
+    entries: STANDING_LEADS,
+    holds: (words) => asInstruction(`${capital(words)} use short sentences.`),
+    counterExamples: ['when you arrive,', 'after lunch,'],
+  },
+  {
+    id: 'instructions.about-replies',
+    reason: 'A command about the replies themselves ("Keep your answers short") is how to answer from now on.',
+    where: 'learn/instructions.ts aboutReplies',
+    entries: REPLY_THINGS,
+    holds: (thing) => asInstruction(`Keep your ${thing} short.`),
+    counterExamples: ['coat', 'receipts'],
+  },
   {
     id: 'chit-chat.keep-request',
     reason: 'A request to keep what follows ("Remember that I…") is no fact of its own: what follows is learned as said.',

@@ -27,6 +27,26 @@ describe('saving a conversation', () => {
     expect(texts).not.toMatch(/yacht/);
   });
 
+  it("keeps the user's standing instructions to the assistant as preferences the context brings back", async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', content: 'Please always answer in Portuguese. Tell me a joke about ducks.' },
+        { role: 'assistant', content: 'Claro! Por que o pato atravessou a rua?' },
+        { role: 'user', content: 'Keep your answers under 80 words.' },
+        { role: 'assistant', content: 'Entendido.' },
+      ],
+    });
+    const memories = await allMemories(space);
+    expect(memories.map((memory) => [memory.kind, memory.text]).sort()).toEqual([
+      ['pref', "The user's standing instruction to the assistant: always answer in Portuguese."],
+      ['pref', "The user's standing instruction to the assistant: keep your answers under 80 words."],
+    ]);
+    const { body } = await call('POST', '/v1/context', { space, body: { question: 'Which language should answers be in?' } });
+    expect(body.empty).toBe(false);
+    expect(body.context).toContain('always answer in Portuguese');
+  });
+
   it('skips system and developer messages, and tool output unless it is plain prose', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
