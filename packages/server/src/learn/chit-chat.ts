@@ -8,8 +8,14 @@ const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|guess what|you know what|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
   'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
   'totally|absolutely|definitely|indeed|right|great|cool|awesome|nice|amazing|wonderful|thanks|thx|congrats|congratulations|gosh|man|dude|' +
-  'honestly|anyway|anyways|btw|exactly|true|hehe|yay|woo+|sweet|perfect|agreed|same)';
+  'honestly|anyway|anyways|btw|exactly|true|hehe|yay|woo+|sweet|perfect|agreed|same|ugh+|urgh|meh|phew|welp|lmao|lmfao|rofl)';
 const leadingInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*(?:[,!.…:;]+|\\s[-–—])\\s*`, 'iu');
+/**
+ * Words that open a sentence without a pause and still add nothing ("lol I finally passed", "Ok so the
+ * wedding is off"): laughter and cries that never start a statement, and "ok so".
+ */
+const bareInterjection =
+  /^(?:lol|lmao|lmfao|rofl|ha(?:ha)+|he(?:he)+|omg|ugh+|yay+|woo+|phew|welp|(?:ok|okay|yeah|alright) so(?! (?:far|much|many|long|that|to speak)\b))\s+(?=\S)/iu;
 const onlyInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*[,!.…?]*$`, 'iu');
 /** A reaction opening a clause about someone ("So cool you found…", "Great that I…"). */
 const leadingReaction =
@@ -173,7 +179,7 @@ export function findContent(sentence: string, names: readonly string[], options:
   let end = sentence.length;
   for (let step = 0; step < 4; step++) {
     const rest = sentence.slice(start, end);
-    const match = leadingInterjection.exec(rest);
+    const match = leadingInterjection.exec(rest) ?? bareInterjection.exec(rest);
     if (match !== null && match[0].length < rest.length) {
       start += match[0].length;
       continue;

@@ -163,6 +163,14 @@ describe('learnFromMessages', () => {
     expect(texts(conversation('Always wear sunscreen.'))).toEqual(['Priya said always wear sunscreen.']);
   });
 
+  it('learns what follows laughter or "ok so" without a pause, and nothing from "Never mind" or "That worked"', () => {
+    expect(told('lol I finally passed my driving test')).toEqual(['The user finally passed their driving test.']);
+    expect(told('Ok so the wedding is off.')).toEqual(['The user said the wedding is off.']);
+    expect(told('Ugh, my landlord is raising the rent.')).toEqual(["The user's landlord is raising the rent."]);
+    expect(told('Never mind.')).toEqual([]);
+    expect(told('Thanks, that worked!')).toEqual([]);
+  });
+
   it('reads "would rather" as a preference', () => {
     expect(told("I'd rather you didn't use my full name.")).toEqual(["The user would rather you didn't use their full name."]);
     const [fact] = learnFromMessages(readMessages([{ role: 'user', at, content: 'I would rather take the train.' }]), { writtenAt });
