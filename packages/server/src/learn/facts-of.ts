@@ -21,7 +21,7 @@ export interface SourceFacts {
 
 /** The facts a source teaches, by the offline learner, and the tokens of the text it read. */
 export async function factsOf(source: LearnableSource): Promise<SourceFacts> {
-  const options = { writtenAt: source.written_at };
+  const options = { writtenAt: source.written_at, note: source.kind === 'note' };
   if (source.messages) {
     const messages = readMessages(source.messages as MessageInput[]);
     const tokens = messages.reduce((sum, message) => sum + countTextTokens(message.text), 0);
@@ -44,7 +44,7 @@ const LEARN_CHUNK_CHARS = 8_000;
  * Learning is CPU work: when it runs on the server's own thread (no learner threads), the
  * event loop gets its turn between pieces, so API requests are answered meanwhile.
  */
-export async function learnFromLongText(text: string, options: { writtenAt: Date }): Promise<LearnedFact[]> {
+export async function learnFromLongText(text: string, options: { writtenAt: Date; note?: boolean }): Promise<LearnedFact[]> {
   const facts: LearnedFact[] = [];
   const all = textPieces(text, LEARN_CHUNK_CHARS);
   for (const [index, { start, end }] of all.entries()) {

@@ -171,6 +171,20 @@ describe('learnFromMessages', () => {
     expect(told('Thanks, that worked!')).toEqual([]);
   });
 
+  it("writes the owner into a note's clipped sentences, and only into a note's", () => {
+    const note = 'User prefers aisle seats. Drives a grey Skoda. Customer is allergic to kiwi. Kids love the new park. Dislikes: olives.';
+    expect(texts(learnFromText(note, { writtenAt, note: true }))).toEqual([
+      'The user prefers aisle seats.',
+      'The user drives a grey Skoda.',
+      'The user is allergic to kiwi.',
+      'Kids love the new park.',
+      'Dislikes: olives.',
+    ]);
+    expect(learnFromText(note, { writtenAt, note: true }).map((fact) => fact.owner)).toEqual([true, true, true, false, false]);
+    // A page or a file is not about its owner: "Includes three maps" is the document's.
+    expect(texts(learnFromText('Includes three maps of the valley.', { writtenAt }))).toEqual(['Includes three maps of the valley.']);
+  });
+
   it('reads "would rather" as a preference', () => {
     expect(told("I'd rather you didn't use my full name.")).toEqual(["The user would rather you didn't use their full name."]);
     const [fact] = learnFromMessages(readMessages([{ role: 'user', at, content: 'I would rather take the train.' }]), { writtenAt });

@@ -25,7 +25,7 @@ import { rewriteQuestion } from './questions.js';
 import { refersBack } from './refers-back.js';
 import { slotOf } from './slots.js';
 import type { Persons } from './speaker.js';
-import { fillDroppedSubject, nameAt, resolvePersons } from './speaker.js';
+import { fillDroppedSubject, fillNoteSubject, nameAt, resolvePersons } from './speaker.js';
 import { detectTense } from './tense.js';
 import type { Edit, LearnedFact, LearnOptions, ReadMessage } from './types.js';
 import { tidyRepeatedPossessives } from './wording.js';
@@ -57,6 +57,8 @@ interface Passage {
   before?: string;
   /** The owner's own message to an assistant (a user message without a name), where a standing instruction is a preference. */
   toAssistant?: boolean;
+  /** A note an app wrote about its owner, whose clipped sentences are the owner's (LearnOptions.note). */
+  note?: boolean;
 }
 
 /** Facts from a note/page text (the writer is the owner). */
@@ -73,6 +75,7 @@ export function learnFromText(text: string, options: LearnOptions): LearnedFact[
       otherName: null,
       attribute: false,
       addressees: [],
+      note: options.note === true,
     },
     facts,
   );
@@ -273,7 +276,11 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
     passage.toAssistant === true && !question ? standingInstruction(contentText, contentTokens, segment.start + content.start) : null;
   const instruction = instructionAt !== null;
   if (passage.persons.self !== null && !question && !instruction) {
-    const filled = fillDroppedSubject(sentence, content.start, content.end, passage.persons.self, { tokenAt, past: tense === 'past' });
+    const context = { tokenAt, past: tense === 'past' };
+    const filled =
+      fillDroppedSubject(sentence, content.start, content.end, passage.persons.self, context) ??
+      // A note's clipped style ("Prefers window seats", "User is vegan") is about its owner.
+      (passage.note === true ? fillNoteSubject(sentence, content.start, content.end, passage.persons.self, context) : null);
     if (filled !== null) {
       // The filled-in subject goes first so that it wins over any edit of the same word.
       edits.unshift(...filled);

@@ -20,7 +20,7 @@ import { findNames } from './names.js';
 import { articleFor, rewriteQuestion } from './questions.js';
 import { refersBack } from './refers-back.js';
 import { slotOf } from './slots.js';
-import { resolvePersons } from './speaker.js';
+import { fillNoteSubject, resolvePersons } from './speaker.js';
 import { detectTense } from './tense.js';
 
 /**
@@ -2683,6 +2683,20 @@ const REPLY_THINGS = [
 const asInstruction = (text: string) => standingInstruction(text, tokenize(text), 0) !== null;
 
 const rules: Rule[] = [
+  {
+    id: 'speaker.note-role',
+    reason: 'A role word without an article opening a note\'s sentence ("User prefers…") stands for the owner.',
+    where: 'learn/speaker.ts noteRoles',
+    entries: ['user', 'customer', 'client', 'patient'],
+    holds: (role) => {
+      const sentence = `${capital(role)} prefers tea.`;
+      const tokens = tokenize(sentence);
+      const tokenAt = (start: number) => tokens.find((token) => token.start === start && token.text !== '');
+      const edits = fillNoteSubject(sentence, 0, sentence.length, 'The user', { tokenAt, past: false });
+      return edits !== null && applyEdits(sentence, edits) === 'The user prefers tea.';
+    },
+    counterExamples: ['visitor', 'users'],
+  },
   {
     id: 'instructions.standing-lead',
     reason: 'A command to an assistant that says when it holds ("Always…", "From now on, …", "When I…, …") is a standing instruction.',

@@ -692,3 +692,47 @@ export function fillDroppedSubject(
   if (past) return [{ ...at(first), text: `${name} ${lowerFirst}` }];
   return null;
 }
+
+/** Role words an app writes, without an article, for the person its notes are about ("User prefers…"). */
+const noteRoles = new Set(['user', 'customer', 'client', 'patient']);
+
+/**
+ * Apps write notes about their user in a clipped style: "User prefers dark mode", "Customer is
+ * allergic to nuts", "Drives a Tesla", "Works at Acme". In a note (never in chat, where "Sounds
+ * good" drops "it"), a sentence that opens with such a role word, or with a verb in the third
+ * person and no subject, is about the owner: the owner is written in (`label`, "The user").
+ * Returns the edits, or null when the sentence has its subject.
+ */
+export function fillNoteSubject(
+  sentence: string,
+  contentStart: number,
+  contentEnd: number,
+  label: string,
+  context: SpeakerContext,
+): Edit[] | null {
+  const words = splitWords(sentence.slice(contentStart, contentEnd));
+  const first = words[0];
+  if (first === undefined || words.length < 2 || first.gapBefore.trim() !== '' || !/^\p{Lu}/u.test(first.text)) return null;
+  const at = { start: contentStart + first.start, end: contentStart + first.end };
+  const name = nameAt(label, contentStart + first.start === 0);
+  // "User prefers…", "Customer's timezone is CET": the role word stands for the owner.
+  const role = first.lower.replace(/'s$/, '');
+  if (noteRoles.has(role) && adjacent(words, 1) && !/^\p{Lu}/u.test(words[1]!.text)) {
+    return [{ ...at, text: first.lower.endsWith("'s") ? `${name}'s` : name }];
+  }
+  // "Dislikes: cilantro" is a label, not a clause.
+  if (!/s$/.test(first.lower) || first.lower.endsWith("'s") || !adjacent(words, 1)) return null;
+  const tags = context.tokenAt(at.start)?.tags;
+  if (tags === undefined || tags.has('ProperNoun')) return null;
+  // "Prefers window seats", "Is allergic to nuts", "Has two kids": tagged as a verb of the present.
+  const verb = tags.has('Verb') && tags.has('PresentTense') && !tags.has('Gerund') && !tags.has('Auxiliary');
+  // "Drives a Tesla", "Works at Acme": tagged as a plural noun, but no verb follows to make it a subject.
+  const clipped =
+    tags.has('Plural') &&
+    !words.slice(1).some((word) => {
+      const later = context.tokenAt(contentStart + word.start)?.tags;
+      return later?.has('Verb') === true && !later.has('Gerund') && !later.has('Participle');
+    });
+  if (!verb && !clipped) return null;
+  return [{ ...at, text: `${name} ${first.lower}` }];
+}

@@ -44,6 +44,11 @@ export interface LearnOptions {
   writtenAt: Date;
   /** Name to use for "I" in notes and in user messages that have no `name`; default "The user". */
   owner?: string | null;
+  /**
+   * The text is a note an app wrote about its owner (a saved note, not a page or a file): its
+   * clipped sentences ("Prefers window seats", "User is vegan") are about the owner.
+   */
+  note?: boolean;
 }
 
 /** A replacement of text[start, end) by `text`, in the coordinates of the string it edits. */

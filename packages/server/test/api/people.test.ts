@@ -313,4 +313,17 @@ describe('people and the graph between spaces and callers', () => {
     expect(me.memories).toBe(2);
     expect(texts(me.current)).toContain('The user works at Umbrella Health.');
   });
+
+  it('gives the owner the clipped notes an app writes about them ("User prefers…", "Drives…")', async () => {
+    const space = freshSpace('clipped-notes');
+    await saveAndLearn(space, { text: 'User prefers aisle seats. Drives a grey Skoda. Works at Umbrella Health.' });
+    const me = await profile(space);
+    expect(me.subject).toBe('The user');
+    expect(me.memories).toBe(3);
+    expect([...texts(me.lasting), ...texts(me.current)].sort()).toEqual([
+      'The user drives a grey Skoda.',
+      'The user prefers aisle seats.',
+      'The user works at Umbrella Health.',
+    ]);
+  });
 });
