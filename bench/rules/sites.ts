@@ -26,6 +26,7 @@ export const RULE_FILES = [
   'packages/server/src/learn/chit-chat.ts',
   'packages/server/src/learn/classify.ts',
   'packages/server/src/learn/conjugate.ts',
+  'packages/server/src/learn/coreference.ts',
   'packages/server/src/learn/dates.ts',
   'packages/server/src/learn/lasting.ts',
   'packages/server/src/learn/learn.ts',

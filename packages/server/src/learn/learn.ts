@@ -14,6 +14,7 @@ import {
   tagQuestionStart,
 } from './chit-chat.js';
 import { classifyFact } from './classify.js';
+import { type Gender, resolveLeadingPronouns } from './coreference.js';
 import { resolveDates, startOfDay, type Tense } from './dates.js';
 import { applyEdits } from './edit.js';
 import { factFingerprint } from './fingerprint.js';
@@ -185,14 +186,18 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
     tagged += blank(text.slice(taggedUpTo, segment.start)) + segment.text;
     taggedUpTo = segment.end;
   }
+  let tokens: Token[] = [];
   if (kept.length > 0) {
-    const tokens = tokenize(tagged);
+    tokens = tokenize(tagged);
     for (const screened of kept) {
       const fact = learnSentence(passage, tagged, tokens, screened, date);
       if (fact !== null) found.push(fact);
     }
   }
   found.sort((a, b) => a.sentence.start - b.sentence.start);
+  // "My sister Ilse is a dentist. She lives in Graz.": "she" is Ilse.
+  if (passage.persons.self !== null)
+    resolveLeadingPronouns(found, nameAt(passage.persons.self, true), (name) => genderOfName(tokens, name));
   // The message before is often the question a reply answers, and a reply answers at its
   // opening: the first fact of a message (a shared image aside) holds it as its own context,
   // and so does a later one that refers back to it by a pronoun; the others with less weight.
@@ -232,6 +237,15 @@ function screenSentence(passage: Passage, segment: Segment): Screened | null {
   const content = within(findContent(sentence, passage.addressees));
   if (!question && isChitChat(sentence.slice(content.start, content.end))) return null;
   return { segment, content, question };
+}
+
+/** A name's gender as the tagger knows first names (compromise's female and male names), else null. */
+function genderOfName(tokens: readonly Token[], name: string): Gender | null {
+  const first = name.split(/\s+/)[0];
+  const token = tokens.find((candidate) => candidate.text === first);
+  if (token?.tags.has('FemaleName')) return 'female';
+  if (token?.tags.has('MaleName')) return 'male';
+  return null;
 }
 
 /** Keeps line breaks (sentence boundaries for the tagger) and turns everything else into spaces. */

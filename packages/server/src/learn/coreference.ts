@@ -1,0 +1,236 @@
+import { classifyFact } from './classify.js';
+import { isLasting } from './lasting.js';
+import type { LearnedFact } from './types.js';
+
+/**
+ * "My sister Ilse is a dentist. She lives in Graz." The second sentence alone is learned as
+ * "The user said she lives in Graz.", which no search for Ilse and no profile of Ilse finds.
+ * When a fact opens with "she" or "he" and the fact just before it, from the sentence before in
+ * the same message or note, names exactly one person (a name the learner typed as a person, or
+ * the speaker's relation: "The user's grandpa"), the pronoun is that person: "Ilse lives in
+ * Graz." A name or relation of the other gender, or two people, leave the fact as it was.
+ */
+
+export type Gender = 'female' | 'male';
+
+/** Relations that tell a person's gender: "my sister" is "she", "my grandpa" is "he". */
+export const FEMALE_RELATIONS = [
+  'sister',
+  'mother',
+  'mom',
+  'mum',
+  'daughter',
+  'wife',
+  'girlfriend',
+  'grandma',
+  'grandmother',
+  'granny',
+  'aunt',
+  'niece',
+  'fiancée',
+  'fiancee',
+  'stepmom',
+  'stepmother',
+  'stepdaughter',
+  'stepsister',
+] as const;
+export const MALE_RELATIONS = [
+  'brother',
+  'father',
+  'dad',
+  'son',
+  'husband',
+  'boyfriend',
+  'grandpa',
+  'grandfather',
+  'uncle',
+  'nephew',
+  'fiancé',
+  'fiance',
+  'stepdad',
+  'stepfather',
+  'stepson',
+  'stepbrother',
+] as const;
+/** Relations of either gender: "my partner" may be "she" or "he". */
+export const EITHER_RELATIONS = [
+  'partner',
+  'spouse',
+  'friend',
+  'best friend',
+  'boss',
+  'manager',
+  'colleague',
+  'coworker',
+  'co-worker',
+  'cousin',
+  'neighbour',
+  'neighbor',
+  'roommate',
+  'flatmate',
+  'teacher',
+  'coach',
+  'therapist',
+  'doctor',
+  'kid',
+  'child',
+  'baby',
+  'toddler',
+  'mentor',
+  'landlord',
+  'landlady',
+] as const;
+/** Words between the owner and the relation: "my little brother", "Priya's late grandma". */
+export const RELATION_ADJECTIVES = [
+  'new',
+  'old',
+  'little',
+  'older',
+  'younger',
+  'big',
+  'best',
+  'oldest',
+  'youngest',
+  'eldest',
+  'late',
+  'ex',
+] as const;
+/** Participles after "she's"/"he's" that make it "has" ("She's been cooking"), not "is". */
+export const HAS_PARTICIPLES = [
+  'been',
+  'got',
+  'gotten',
+  'had',
+  'gone',
+  'done',
+  'seen',
+  'made',
+  'taken',
+  'given',
+  'become',
+  'lived',
+  'worked',
+  'started',
+  'moved',
+  'finished',
+  'left',
+  'bought',
+  'found',
+] as const;
+
+const alternation = (words: readonly string[]) =>
+  [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
+const female = new Set<string>(FEMALE_RELATIONS);
+const male = new Set<string>(MALE_RELATIONS);
+const gendered = alternation([...FEMALE_RELATIONS, ...MALE_RELATIONS]);
+const anyRelation = alternation([...FEMALE_RELATIONS, ...MALE_RELATIONS, ...EITHER_RELATIONS]);
+const adjectives = alternation(RELATION_ADJECTIVES);
+const hasParticiple = new RegExp(`^(?:(?:just|already|always|never|finally|recently)\\s+)?(?:${alternation(HAS_PARTICIPLES)})\\b`, 'i');
+
+/** What a relation says of the gender of the person it names. */
+function genderOfRelation(word: string): Gender | null {
+  const lower = word.toLowerCase();
+  return female.has(lower) ? 'female' : male.has(lower) ? 'male' : null;
+}
+
+/** The patterns for one owner ("The user", "Priya"), built once per passage. */
+function patternsFor(owner: string) {
+  return {
+    // "<owner>'s [adjective] <relation>" at the opening of a fact, not followed by a name ("… sister Ilse").
+    relation: new RegExp(
+      `^${escape(owner)}['’]s (?:(?:${adjectives})(?:\\s+|-(?=\\p{L})))?(${anyRelation})(?!\\p{L})(?![,-]?\\s*\\p{Lu})`,
+      'u',
+    ),
+    pronoun: new RegExp(`^(?:${escape(owner)} said )?(she|he)(?:(['’]s)|(['’]ll)|\\s)\\s*(?=\\S)`, 'iu'),
+  };
+}
+type Patterns = ReturnType<typeof patternsFor>;
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Who "she" or "he" may be after `previous`: its one person, with their gender when known. */
+export interface Referent {
+  /** How the fact will name them: "Ilse", "The user's grandpa". */
+  text: string;
+  /** The name to add to `about`, for a named person. */
+  name: string | null;
+  gender: Gender | null;
+}
+
+/**
+ * The one person `previous` names, other than the speaker (`owner`, as facts write them:
+ * "The user", "Priya"), or null. `genderOf` tells a name's gender where it can.
+ */
+export function referentOf(
+  previous: LearnedFact,
+  owner: string,
+  genderOf: (name: string) => Gender | null,
+  patterns: Patterns = patternsFor(owner),
+): Referent | null {
+  const people = previous.about.filter(
+    (name, index) => previous.nameTypes?.[index] === 'person' && name.toLowerCase() !== owner.toLowerCase(),
+  );
+  if (people.length > 1) return null;
+  if (people.length === 1) {
+    const name = people[0]!;
+    // "my brother Dev": the relation tells the gender of a name the tagger does not know.
+    const named = new RegExp(`\\b(${gendered})[,\\s]+${escape(name)}(?!\\p{L})`, 'iu').exec(previous.text)?.[1];
+    return { text: name, name, gender: genderOf(name) ?? (named === undefined ? null : genderOfRelation(named)) };
+  }
+  const relation = patterns.relation.exec(previous.text);
+  if (relation === null) return null;
+  return { text: relation[0], name: null, gender: genderOfRelation(relation[1]!) };
+}
+
+/** A fact's pronoun at its opening ("She …", or "<speaker> said she …"), its gender, and the words after it. */
+export function leadingPronoun(
+  text: string,
+  owner: string,
+  patterns: Patterns = patternsFor(owner),
+): { gender: Gender; rest: string } | null {
+  const match = patterns.pronoun.exec(text);
+  if (match === null) return null;
+  const gender: Gender = match[1]!.toLowerCase() === 'she' ? 'female' : 'male';
+  let rest = text.slice(match[0].length);
+  if (match[3] !== undefined) rest = `will ${rest}`;
+  else if (match[2] !== undefined) rest = `${hasParticiple.test(rest) ? 'has' : 'is'} ${rest}`;
+  // A fact that is the pronoun alone, or a question back ("he is?"), is not worth naming.
+  return rest.split(/\s+/).length >= 2 ? { gender, rest } : null;
+}
+
+/**
+ * Names the person a fact's opening "she" or "he" stands for, from the fact just before it in
+ * the same message or note (see the top of this file). Facts are in the order of their
+ * sentences; each is changed in place. `owner` is the speaker as facts write them.
+ */
+export function resolveLeadingPronouns(facts: LearnedFact[], owner: string, genderOf: (name: string) => Gender | null): void {
+  if (facts.length < 2) return;
+  const patterns = patternsFor(owner);
+  for (let index = 1; index < facts.length; index++) {
+    const fact = facts[index]!;
+    const previous = facts[index - 1]!;
+    // The sentence just before, in the same message: not a fact two sentences back, nor an image's caption.
+    if (previous.sentence.messageIndex !== fact.sentence.messageIndex || previous.sentence.start >= fact.sentence.start) continue;
+    if (previous.sentence.end < fact.sentence.start - 3 || /^\s*\[/.test(previous.sentence.text)) continue;
+    const pronoun = leadingPronoun(fact.text, owner, patterns);
+    if (pronoun === null) continue;
+    const referent = referentOf(previous, owner, genderOf, patterns);
+    if (referent === null || (referent.gender !== null && referent.gender !== pronoun.gender)) continue;
+    const text = `${referent.text} ${pronoun.rest}`;
+    fact.text = text.charAt(0).toUpperCase() + text.slice(1);
+    if (referent.name !== null && !fact.about.includes(referent.name)) {
+      fact.about.push(referent.name);
+      fact.nameTypes = [...(fact.nameTypes ?? fact.about.slice(0, -1).map(() => 'thing' as const)), 'person'];
+    }
+    delete fact.reported;
+    // "Ilse lives in Graz" no longer speaks of the owner; "The user's grandpa still drives" does, as the fact before it.
+    if (referent.name !== null) fact.owner = fact.owner === true && /\bthe user\b/i.test(fact.text);
+    if (fact.kind !== 'plan') fact.kind = classifyFact(fact.text);
+    fact.lasting = isLasting(fact.text, fact.sentence.text, fact.kind);
+  }
+}
