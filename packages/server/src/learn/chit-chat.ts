@@ -67,12 +67,12 @@ export function asksToKeep(sentence: string): boolean {
 }
 
 /**
- * A label announcing what follows ("Quick update:", "Holiday change:", "Fun fact:", "PS:"). It
+ * A label announcing what follows ("Quick update:", "Holiday change:", "Fun fact:", "PS:", "Sad news,"). It
  * stays in the fact (its words may name the topic: "Rowing update: I can row 5 km now"),
  * but its first word is no command ("Holiday …" is not telling anyone to holiday).
  */
 const leadingLabel =
-  /^(?!(?:my|our|your|his|her|their|the|a|an)\b)(?:[\p{L}'’-]+ ){0,2}(?:update|updates|change|changes|news|note|question|confession|fact|thought|reminder|heads[- ]up|ps|p\.s\.|edit|status|progress|recap|tip|warning|spoiler|plot twist)\s*[:–—-]\s+(?=\S)/iu;
+  /^(?!(?:my|our|your|his|her|their|the|a|an)\b)(?:[\p{L}'’-]+ ){0,2}(?:update|updates|change|changes|news|note|question|confession|fact|thought|reminder|heads[- ]up|ps|p\.s\.|edit|status|progress|recap|tip|warning|spoiler|plot twist)\s*[:–—-]\s+(?=\S)|^(?:[\p{L}'’-]+ )?news,\s+(?=\S)/iu;
 /** Where a leading label of `content` ends (see leadingLabel), or 0 when it has none. */
 export function labelEnd(content: string): number {
   const label = leadingLabel.exec(content);

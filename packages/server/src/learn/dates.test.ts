@@ -245,6 +245,28 @@ describe('resolveDates', () => {
     expect(resolve('We were away from the 28th to the 3rd.', 'past')).toBe('We were away from 28 October 2026 to 3 November 2026.');
   });
 
+  it('leaves a capitalised name that holds a word of time alone ("The Night Ferries", "Morning Glory Cafe")', () => {
+    expect(resolve('Sad news, The Night Ferries broke up.', 'past')).toBe('Sad news, The Night Ferries broke up.');
+    expect(resolve('We met at Morning Glory Cafe.', 'past')).toBe('We met at Morning Glory Cafe.');
+    expect(resolve('She works on the Tonight Show now.', 'present')).toBe('She works on the Tonight Show now.');
+    expect(resolve('We had dinner at Saturday Club.', 'past')).toBe('We had dinner at Saturday Club.');
+    expect(resolve('We binged Friday Night Lights.', 'past')).toBe('We binged Friday Night Lights.');
+  });
+
+  it('still reads the words of time that open a sentence, follow a weekday, or are not capitalised', () => {
+    expect(resolve('Tonight we fly to Oslo.', 'future')).toBe('On the night of 22 November 2026 we fly to Oslo.');
+    expect(resolve('We met on Monday Morning at the cafe.', 'past')).toBe('We met on the morning of Monday 16 November 2026 at the cafe.');
+    expect(resolve('We met at the cafe on Saturday.', 'past')).toBe('We met at the cafe on Saturday 21 November 2026.');
+    expect(resolve('SEE YOU TOMORROW NIGHT.', 'future')).not.toBe('SEE YOU TOMORROW NIGHT.');
+  });
+
+  it('places a weekday with a part of the day by the tense, as the weekday alone', () => {
+    expect(resolve('I saw her on Friday night.', 'past')).toBe('I saw her on the night of Friday 20 November 2026.');
+    expect(resolve("I'm seeing her on Friday night.", 'present')).toBe("I'm seeing her on the night of Friday 27 November 2026.");
+    expect(resolve('We spoke on Tuesday afternoon.', 'past')).toBe('We spoke on the afternoon of Tuesday 17 November 2026.');
+    expect(resolve('We fly on Tuesday afternoon.', 'future')).toBe('We fly on the afternoon of Tuesday 24 November 2026.');
+  });
+
   it('reports the days spoken of, for telling plans from the past', () => {
     expect(resolveDates("I'm going to Paris next month.", reference, 'future').days).toEqual([new Date('2026-12-01T00:00:00Z')]);
   });

@@ -145,6 +145,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     edits.push({ start, end, text: openingAt(`a few ${weeks ? 'weeks' : 'days'} before ${formatDay(referenceDay, false)}`, start) });
   }
   for (const parsed of casual.parse(sentence, { instant: reference, timezone: 0 })) {
+    if (partOfName(sentence, parsed)) continue;
     const held = withoutHeldDayPart(sentence, parsed, reference);
     const result = held === null ? null : withoutCountAfterComma(sentence, held, reference);
     if (result === null || overlaps(edits, result.index, result.index + result.text.length)) continue;
@@ -296,6 +297,45 @@ function lastWeekendOver(referenceDay: Date): Date {
 /** A part of a day after an article or a possessive and up to two words ("an awesome night", "our long morning"). */
 const heldDayPart = /^(?:morning|afternoon|evening|night)\b\s*/i;
 const heldBefore = /\b(?:a|an|my|our|his|her|their|your)\s+(?:[\p{L}-]+\s+){0,2}$/iu;
+
+/**
+ * Casual words of time that ordinary prose writes in lower case mid-sentence: capitalised there
+ * ("The Night Ferries", "Morning Glory Cafe", "the Tonight Show") they are part of a name.
+ */
+export const NAME_TIME_WORDS = [
+  'Morning',
+  'Afternoon',
+  'Evening',
+  'Night',
+  'Tonight',
+  'Weekend',
+  'Today',
+  'Tomorrow',
+  'Yesterday',
+] as const;
+const capitalTimeWord = new RegExp(`\\b(?:${NAME_TIME_WORDS.join('|')})\\b`, 'u');
+/** A weekday or month named as a place: "at Saturday Club", "the Monday Bar" (a capitalised word of a name follows). */
+const placeBefore = /\b(?:at|the)\s+$/i;
+const nameAfter = new RegExp(`^\\s+(?!(?:${WEEKDAY_ALTERNATION}|${MONTH_ALTERNATION}|I)\\b)\\p{Lu}\\p{Ll}`, 'u');
+
+/**
+ * Whether chrono's date is part of a capitalised name instead ("Sad news, The Night Ferries broke
+ * up", "dinner at Saturday Club"). A sentence in capitals throughout says nothing by its capitals.
+ */
+function partOfName(sentence: string, result: chrono.ParsedResult): boolean {
+  if (!/\p{Ll}/u.test(sentence)) return false;
+  const before = sentence.slice(0, result.index);
+  const end = result.index + result.text.length;
+  const time = capitalTimeWord.exec(result.text);
+  if (time !== null) {
+    // Not the sentence's first word ("Tonight we fly"), and a name's word: after a capitalised
+    // "The" or before another capitalised word ("Monday Morning" is a time, "Friday Night Lights" a name).
+    const at = result.index + time.index;
+    const opening = !/\S/.test(sentence.slice(0, at).replace(/^\s*["'“‘(]+/u, ''));
+    if (!opening && (/\bThe\s+$/.test(sentence.slice(0, at)) || nameAfter.test(sentence.slice(at + time[0].length)))) return true;
+  }
+  return placeBefore.test(before) && /^\p{Lu}/u.test(result.text) && nameAfter.test(sentence.slice(end));
+}
 
 /**
  * "an awesome night", "a lovely morning": a part of a day had, not a time placed (chrono reads
@@ -555,7 +595,11 @@ function readResult(sentence: string, result: chrono.ParsedResult, referenceDay:
     day = chronoDay;
   } else if (partOfDay !== null) {
     const part = partOfDay[1] === 'tonight' ? 'night' : partOfDay[1];
-    day = chronoDay;
+    // "on Monday morning" told in the past is the Monday before, as "on Monday" is (chrono looks ahead).
+    day =
+      components.isCertain('weekday') && !components.isCertain('day')
+        ? pickWeekday(referenceDay, components.get('weekday') ?? 0, lower, chronoDay, tense)
+        : chronoDay;
     bare = `the ${part} of ${formatDay(day, weekdayWord.test(phrase))}`;
     own = 'on';
   } else if (/\bweekend\b/.test(lower)) {

@@ -332,6 +332,22 @@ describe('learnFromMessages', () => {
     expect(facts).toMatchObject([{ text: "The user's brother Tom moved to Berlin.", kind: 'people', about: ['Tom', 'Berlin'] }]);
   });
 
+  it('keeps the capital of a name that opens what the speaker said ("Horseshoe Tavern …")', () => {
+    const facts = learnFromMessages(readMessages([{ role: 'user', at, content: 'Brockwell Lido on the 3rd. We swim at 7.' }]), {
+      writtenAt,
+    });
+    expect(facts[0]?.text).toBe('The user said Brockwell Lido on 3 December 2026.');
+    const lowered = learnFromMessages(readMessages([{ role: 'user', at, content: 'Maybe Ilse will come.' }]), { writtenAt });
+    expect(lowered[0]?.text).toBe('The user said maybe Ilse will come.');
+  });
+
+  it('reads "Sad news," as a label, not as the speaker being sad', () => {
+    const facts = learnFromMessages(readMessages([{ role: 'user', at, content: 'Sad news, my cat Miso died.' }]), { writtenAt });
+    expect(facts[0]?.text).toBe("Sad news, the user's cat Miso died.");
+    const update = learnFromMessages(readMessages([{ role: 'user', at, content: 'Quick update: moved to Oslo in March.' }]), { writtenAt });
+    expect(update[0]?.text).toBe('Quick update: the user moved to Oslo in March 2026.');
+  });
+
   it('keeps input order and no fact twice', () => {
     const facts = learnFromMessages(
       readMessages([

@@ -291,8 +291,11 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
   const instruction = instructionAt !== null;
   if (passage.persons.self !== null && !question && !instruction) {
     const context = { tokenAt, past: tense === 'past' };
+    // A label before the news ("Holiday change: …", "Sad news, …") is no command and no dropped
+    // subject, whatever its first word: what follows it may be ("Quick update: moved to Oslo").
+    const label = labelEnd(contentText);
     const filled =
-      fillDroppedSubject(sentence, content.start, content.end, passage.persons.self, context) ??
+      fillDroppedSubject(sentence, content.start + label, content.end, passage.persons.self, context) ??
       // A note's clipped style ("Prefers window seats", "User is vegan") is about its owner.
       (passage.note === true ? fillNoteSubject(sentence, content.start, content.end, passage.persons.self, context) : null);
     if (filled !== null) {
@@ -300,8 +303,6 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
       edits.unshift(...filled);
       selfNamed = true;
     } else {
-      // A label before the news ("Holiday change: …") is no command, whatever its first word.
-      const label = labelEnd(contentText);
       const told = label === 0 ? contentTokens : tokensWithin(tokens, segment.start + content.start + label, segment.start + content.end);
       command = passage.attribute && isCommand(told);
     }
@@ -438,7 +439,10 @@ function lowerFirst(text: string, firstToken: Token | undefined): string {
   const keep =
     /^\p{Lu}{2,}/u.test(firstWord) ||
     (firstToken !== undefined && ['ProperNoun', 'Person', 'Place', 'Organization'].some((tag) => firstToken.tags.has(tag))) ||
-    /^I\b/.test(firstWord);
+    /^I\b/.test(firstWord) ||
+    // "Horseshoe Tavern on the 18th": a capitalised word after it makes the first the start of a name.
+    (/^\p{Lu}\p{Ll}*\s+(?!I\b)\p{Lu}\p{Ll}/u.test(text) &&
+      !['Determiner', 'Pronoun', 'Preposition', 'Conjunction', 'QuestionWord', 'Adverb'].some((tag) => firstToken?.tags.has(tag)));
   return keep ? text : text.charAt(0).toLowerCase() + text.slice(1);
 }
 

@@ -3233,6 +3233,14 @@ const rules: Rule[] = [
     counterExamples: ['I', 'we', 'they'],
   },
   {
+    id: 'dates.name-time-word',
+    reason: 'A word of time capitalised inside a name ("Friday Night Lights", "The Morning Show") is no date.',
+    where: 'learn/dates.ts NAME_TIME_WORDS',
+    entries: ['Morning', 'Afternoon', 'Evening', 'Night', 'Tonight', 'Weekend', 'Today', 'Tomorrow', 'Yesterday'],
+    holds: (word) => resolveDates(`We watched ${word} Lights with Ilse.`, WRITTEN, 'past').edits.length === 0,
+    counterExamples: ['Friday', 'Sunday'],
+  },
+  {
     id: 'dates.rescheduling',
     reason: 'A day something is moved to lies ahead of the day it was said, whatever the tense.',
     where: 'learn/dates.ts rescheduling',
