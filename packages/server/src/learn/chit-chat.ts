@@ -8,8 +8,13 @@ const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|guess what|you know what|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
   'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
   'totally|absolutely|definitely|indeed|right|great|cool|awesome|nice|amazing|wonderful|thanks|thx|congrats|congratulations|gosh|man|dude|' +
-  'honestly|anyway|anyways|btw|exactly|true|hehe|yay|woo+|sweet|perfect|agreed|same|ugh+|urgh|meh|phew|welp|lmao|lmfao|rofl)';
+  'honestly|anyway|anyways|btw|exactly|true|hehe|yay|woo+hoo+|woo+|sweet|perfect|agreed|same|ugh+|urgh|meh|phew|welp|lmao|lmfao|rofl)';
 const leadingInterjection = new RegExp(`^${interjection}(?:\\s+\\p{Lu}[\\p{L}'’]*){0,2}\\s*(?:[,!.…:;]+|\\s[-–—])\\s*`, 'iu');
+const interjectionWord = new RegExp(`^${interjection}$`, 'iu');
+/** Whether a word is an interjection ("Woohoo", "Oof"), never the start of a name. */
+export function isInterjection(word: string): boolean {
+  return interjectionWord.test(word);
+}
 /**
  * Words that open a sentence without a pause and still add nothing ("lol I finally passed", "Ok so the
  * wedding is off"): laughter and cries that never start a statement, and "ok so".

@@ -7,6 +7,7 @@ import {
   asksToKeep,
   findContent,
   isChitChat,
+  isInterjection,
   isQuestion,
   labelEnd,
   normaliseForMatching,
@@ -343,7 +344,14 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
     const unchangedStart = factText.startsWith(contentText.split(/\s/)[0] ?? '');
     // A date written at the start ("Last night was…" → "The night of 14 August 2023 was…") opens with a plain word.
     const datedStart = /^(?:The|On|In)\s/.test(factText);
-    const said = unchangedStart || datedStart ? lowerFirst(factText, unchangedStart ? tokenAt(content.start) : undefined) : factText;
+    const said =
+      unchangedStart || datedStart
+        ? lowerFirst(
+            factText,
+            unchangedStart ? tokenAt(content.start) : undefined,
+            unchangedStart ? contentTokens.find((token) => token.text !== '' && token.start > segment.start + content.start) : undefined,
+          )
+        : factText;
     factText = `${nameAt(speaker, true)} said ${said}`;
     selfNamed = true;
   }
@@ -433,16 +441,40 @@ function within(sentence: string, edits: readonly Edit[], start: number, end: nu
   return applyEdits(sentence.slice(start, end), inside);
 }
 
-/** Lower-cases the first letter after "said", unless it opens a name or an acronym. */
-function lowerFirst(text: string, firstToken: Token | undefined): string {
+/** Tags of a first word that is no part of a name, though a capitalised word follows ("Lucky Ilse", "Wishing Ilse well"). */
+const NOT_NAME_START = [
+  'Determiner',
+  'Pronoun',
+  'Preposition',
+  'Conjunction',
+  'QuestionWord',
+  'Adverb',
+  'Adjective',
+  'Verb',
+  'Gerund',
+  'Expression',
+];
+
+/**
+ * Lower-cases the first letter after "said", unless it opens a name or an acronym: a proper
+ * noun, or a noun the speaker wrote before another capitalised word ("Horseshoe Tavern on the 18th").
+ */
+function lowerFirst(text: string, firstToken: Token | undefined, secondToken?: Token): string {
   const firstWord = /^\S+/.exec(text)?.[0] ?? '';
   const keep =
     /^\p{Lu}{2,}/u.test(firstWord) ||
     (firstToken !== undefined && ['ProperNoun', 'Person', 'Place', 'Organization'].some((tag) => firstToken.tags.has(tag))) ||
     /^I\b/.test(firstWord) ||
-    // "Horseshoe Tavern on the 18th": a capitalised word after it makes the first the start of a name.
-    (/^\p{Lu}\p{Ll}*\s+(?!I\b)\p{Lu}\p{Ll}/u.test(text) &&
-      !['Determiner', 'Pronoun', 'Preposition', 'Conjunction', 'QuestionWord', 'Adverb'].some((tag) => firstToken?.tags.has(tag)));
+    (firstToken !== undefined &&
+      secondToken !== undefined &&
+      firstToken.tags.has('Noun') &&
+      !NOT_NAME_START.some((tag) => firstToken.tags.has(tag)) &&
+      !/ing$/i.test(firstToken.text) &&
+      !isInterjection(firstToken.text) &&
+      // Next to each other, as a name's words are ("Oof, John" is a cry and a name).
+      secondToken.start === firstToken.end + 1 &&
+      /^\p{Lu}\p{Ll}/u.test(secondToken.text) &&
+      secondToken.text !== 'I');
   return keep ? text : text.charAt(0).toLowerCase() + text.slice(1);
 }
 

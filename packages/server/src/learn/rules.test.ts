@@ -208,6 +208,7 @@ const ADJECTIVES = [
 ];
 const INTERJECTIONS = [
   'ugh',
+  'woohoo',
   'urgh',
   'meh',
   'phew',
