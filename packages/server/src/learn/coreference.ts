@@ -136,8 +136,22 @@ function genderOfRelation(word: string): Gender | null {
   return female.has(lower) ? 'female' : male.has(lower) ? 'male' : null;
 }
 
-/** The patterns for one owner ("The user", "Priya"), built once per passage. */
-function patternsFor(owner: string) {
+/** The patterns of each owner seen, built once: a speaker's messages come one after another. */
+const patternsByOwner = new Map<string, ReturnType<typeof buildPatterns>>();
+
+/** The patterns for one owner ("The user", "Priya"). */
+function patternsFor(owner: string): ReturnType<typeof buildPatterns> {
+  let patterns = patternsByOwner.get(owner);
+  if (patterns === undefined) {
+    // Speakers' names are few in a process; a bound keeps an import of many people's notes small.
+    if (patternsByOwner.size >= 1_000) patternsByOwner.clear();
+    patterns = buildPatterns(owner);
+    patternsByOwner.set(owner, patterns);
+  }
+  return patterns;
+}
+
+function buildPatterns(owner: string) {
   return {
     // "<owner>'s [adjective] <relation>" at the opening of a fact, not followed by a name ("… sister Ilse").
     relation: new RegExp(

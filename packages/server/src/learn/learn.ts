@@ -25,6 +25,7 @@ import { nameTypes } from './name-types.js';
 import { addName, findNames } from './names.js';
 import { rewriteQuestion } from './questions.js';
 import { refersBack } from './refers-back.js';
+import { unshout } from './shouting.js';
 import { slotOf } from './slots.js';
 import type { Persons } from './speaker.js';
 import { fillDroppedSubject, fillNoteSubject, nameAt, resolvePersons } from './speaker.js';
@@ -175,6 +176,9 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
       });
     }
   }
+  // "I GOT THE JOB" is read in ordinary case (the same length), its sentence kept as written.
+  const written = text;
+  text = unshout(text);
   // Talk is set aside before tagging: compromise is the slowest step, so it reads only the
   // sentences that may hold a fact (the others blanked, which keeps every offset).
   const kept: Screened[] = [];
@@ -191,7 +195,7 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
   if (kept.length > 0) {
     tokens = tokenize(tagged);
     for (const screened of kept) {
-      const fact = learnSentence(passage, tagged, tokens, screened, date);
+      const fact = learnSentence(passage, tagged, tokens, screened, date, written);
       if (fact !== null) found.push(fact);
     }
   }
@@ -254,7 +258,14 @@ function blank(text: string): string {
   return text.replace(/[^\n]/g, ' ');
 }
 
-function learnSentence(passage: Passage, text: string, tokens: readonly Token[], screened: Screened, date: string): LearnedFact | null {
+function learnSentence(
+  passage: Passage,
+  text: string,
+  tokens: readonly Token[],
+  screened: Screened,
+  date: string,
+  written: string,
+): LearnedFact | null {
   const { segment, content, question } = screened;
   const sentence = segment.text;
   const contentText = sentence.slice(content.start, content.end);
@@ -384,7 +395,12 @@ function learnSentence(passage: Passage, text: string, tokens: readonly Token[],
     // The owner is the one the learner calls "The user": never a name, so never in `about`.
     owner: passage.persons.self !== null && passage.speakerName === null && /\bthe user\b/i.test(factText),
     date,
-    sentence: { text: sentence, messageIndex: passage.messageIndex, start: segment.start, end: segment.end },
+    sentence: {
+      text: written.slice(segment.start, segment.end),
+      messageIndex: passage.messageIndex,
+      start: segment.start,
+      end: segment.end,
+    },
     ...(reported ? { reported: true } : {}),
   };
 }
