@@ -36,7 +36,7 @@ const NAME_TAGS = new Set([
 ]);
 /** Months and weekdays are written capitalised ("may" stays a verb: "I MAY GO"). */
 const CALENDAR_WORDS = new Set([...MONTH_WORDS.filter((month) => month !== 'may'), ...WEEKDAY_WORDS]);
-const lexicon = nlp.model().one.lexicon as Record<string, string | string[] | undefined>;
+const lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[] | undefined> } }).one.lexicon;
 
 function isKnownName(word: string): boolean {
   if (CALENDAR_WORDS.has(word)) return true;
