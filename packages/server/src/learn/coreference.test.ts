@@ -44,6 +44,17 @@ describe('resolveLeadingPronouns', () => {
     ]);
   });
 
+  it('names the person of an opening "her" or "his", but not of "her and I"', () => {
+    expect(told('My sister Ilse is a dentist. Her kids are 5 and 7.').map((learned) => learned.text)[1]).toBe("Ilse's kids are 5 and 7.");
+    expect(told('My grandpa turned 90. His garden is huge.').map((learned) => learned.text)[1]).toBe(
+      "The user's grandpa's garden is huge.",
+    );
+    expect(told('My brother Dev got a job. Her boss is nice.').map((learned) => learned.text)[1]).toBe('The user said her boss is nice.');
+    expect(told('My friend Odile is a chef. Her and I went to Lyon.').map((learned) => learned.text)[1]).toBe(
+      'Her and the user went to Lyon.',
+    );
+  });
+
   it('leaves the pronoun when the sentence before names two people or one of the other gender', () => {
     expect(told('I met Sara and Lukas at the bar. He was funny.').map((learned) => learned.text)[1]).toBe('The user said he was funny.');
     expect(told('My brother Dev got a job in Pune. She is thrilled.').map((learned) => learned.text)[1]).toBe(
@@ -71,9 +82,9 @@ describe('referentOf and leadingPronoun', () => {
   });
 
   it('reads the pronoun, after "<speaker> said" too, with its contraction spelt out', () => {
-    expect(leadingPronoun('Priya said she loves rowing.', 'Priya')).toEqual({ gender: 'female', rest: 'loves rowing.' });
-    expect(leadingPronoun("He's moving to Oslo.", 'Priya')).toEqual({ gender: 'male', rest: 'is moving to Oslo.' });
-    expect(leadingPronoun("She's got a kayak.", 'Priya')).toEqual({ gender: 'female', rest: 'has got a kayak.' });
+    expect(leadingPronoun('Priya said she loves rowing.', 'Priya')).toEqual({ gender: 'female', rest: 'loves rowing.', possessive: false });
+    expect(leadingPronoun("He's moving to Oslo.", 'Priya')).toEqual({ gender: 'male', rest: 'is moving to Oslo.', possessive: false });
+    expect(leadingPronoun("She's got a kayak.", 'Priya')).toEqual({ gender: 'female', rest: 'has got a kayak.', possessive: false });
     expect(leadingPronoun('They love rowing.', 'Priya')).toBeNull();
     expect(leadingPronoun('Shelby loves rowing.', 'Priya')).toBeNull();
   });

@@ -8,7 +8,8 @@ import type { LearnedFact } from './types.js';
  * When a fact opens with "she" or "he" and the fact just before it, from the sentence before in
  * the same message or note, names exactly one person (a name the learner typed as a person, or
  * the speaker's relation: "The user's grandpa"), the pronoun is that person: "Ilse lives in
- * Graz." A name or relation of the other gender, or two people, leave the fact as it was.
+ * Graz."; and "Her kids are 5 and 7." is "Ilse's kids are 5 and 7.". A name or relation of the
+ * other gender, or two people, leave the fact as it was.
  */
 
 export type Gender = 'female' | 'male';
@@ -158,7 +159,8 @@ function buildPatterns(owner: string) {
       `^${escape(owner)}['’]s (?:(?:${adjectives})(?:\\s+|-(?=\\p{L})))?(${anyRelation})(?!\\p{L})(?![,-]?\\s*\\p{Lu})`,
       'u',
     ),
-    pronoun: new RegExp(`^(?:${escape(owner)} said )?(she|he)(?:(['’]s)|(['’]ll)|\\s)\\s*(?=\\S)`, 'iu'),
+    // "She …", "He's …", or a possessive "Her …" / "His …" (not "Her and I …", where it is the subject).
+    pronoun: new RegExp(`^(?:${escape(owner)} said )?(?:(she|he)(?:(['’]s)|(['’]ll)|\\s)|(her|his)\\s+(?!(?:and|or)\\b))\\s*(?=\\S)`, 'iu'),
   };
 }
 type Patterns = ReturnType<typeof patternsFor>;
@@ -206,15 +208,16 @@ export function leadingPronoun(
   text: string,
   owner: string,
   patterns: Patterns = patternsFor(owner),
-): { gender: Gender; rest: string } | null {
+): { gender: Gender; rest: string; possessive: boolean } | null {
   const match = patterns.pronoun.exec(text);
   if (match === null) return null;
-  const gender: Gender = match[1]!.toLowerCase() === 'she' ? 'female' : 'male';
+  const word = (match[1] ?? match[4]!).toLowerCase();
+  const gender: Gender = word === 'she' || word === 'her' ? 'female' : 'male';
   let rest = text.slice(match[0].length);
   if (match[3] !== undefined) rest = `will ${rest}`;
   else if (match[2] !== undefined) rest = `${hasParticiple.test(rest) ? 'has' : 'is'} ${rest}`;
   // A fact that is the pronoun alone, or a question back ("he is?"), is not worth naming.
-  return rest.split(/\s+/).length >= 2 ? { gender, rest } : null;
+  return rest.split(/\s+/).length >= 2 ? { gender, rest, possessive: match[4] !== undefined } : null;
 }
 
 /**
@@ -235,7 +238,7 @@ export function resolveLeadingPronouns(facts: LearnedFact[], owner: string, gend
     if (pronoun === null) continue;
     const referent = referentOf(previous, owner, genderOf, patterns);
     if (referent === null || (referent.gender !== null && referent.gender !== pronoun.gender)) continue;
-    const text = `${referent.text} ${pronoun.rest}`;
+    const text = `${referent.text}${pronoun.possessive ? "'s" : ''} ${pronoun.rest}`;
     fact.text = text.charAt(0).toUpperCase() + text.slice(1);
     if (referent.name !== null && !fact.about.includes(referent.name)) {
       fact.about.push(referent.name);
