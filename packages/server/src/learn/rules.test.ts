@@ -3242,6 +3242,14 @@ const rules: Rule[] = [
     counterExamples: ['Friday', 'Sunday'],
   },
   {
+    id: 'slots.figurative-living',
+    reason: 'Living in a thing all the time ("lives in Figma all day") is where one spends one\'s time, not one\'s home.',
+    where: 'learn/slots.ts FIGURATIVE_LIVING',
+    entries: ['all day', 'all night', 'all week', 'all weekend', 'all the time', '24/7'],
+    holds: (words) => slotOf(`The user lives in Figma ${words}.`, ['Figma']) === null,
+    counterExamples: ['now', 'with Ilse'],
+  },
+  {
     id: 'dates.rescheduling',
     reason: 'A day something is moved to lies ahead of the day it was said, whatever the tense.',
     where: 'learn/dates.ts rescheduling',

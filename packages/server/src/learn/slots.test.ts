@@ -21,6 +21,12 @@ describe('slotOf', () => {
     expect(slotOf("Priya's favourite book is Becoming by Michelle Obama.", ['Priya', 'Michelle Obama'])).toBe('priya|favourite-book');
   });
 
+  it('gives no home to living in a thing all day ("The user lives in Figma all day")', () => {
+    expect(slotOf('The user lives in Figma all day.', ['Figma'])).toBeNull();
+    expect(slotOf('The user lives in Slack 24/7.', ['Slack'])).toBeNull();
+    expect(slotOf('The user lives in Leeds.', ['Leeds'])).toBe('the user|home');
+  });
+
   it('gives no slot to plans, additions, questions, or a capitalised word that is not the subject', () => {
     expect(slotOf('Omar is moving to Berlin in June 2027.', ['Omar', 'Berlin'])).toBeNull();
     expect(slotOf('Omar visited Berlin.', ['Omar', 'Berlin'])).toBeNull();

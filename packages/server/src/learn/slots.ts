@@ -45,6 +45,13 @@ const PATTERNS: [attribute: string, pattern: RegExp][] = [
 /** "Omar's favourite film is …" → favourite-film. */
 const FAVOURITE = new RegExp(`^${SUBJECT}(?:’s|'s) (?:favou?rite|favorite) ([a-z]+(?: [a-z]+)?) (?:is|are)\\b`, 'u');
 
+/**
+ * "I live in Figma all day", "I live in Slack 24/7": living in a thing all the time is spending
+ * one's time there, not one's home.
+ */
+export const FIGURATIVE_LIVING = ['all day', 'all night', 'all week', 'all weekend', 'all the time', '24/7'];
+const figurativeLiving = new RegExp(`\\b(?:${FIGURATIVE_LIVING.map((words) => words.replace('/', '\\/')).join('|')})(?![\\p{L}\\d])`, 'iu');
+
 /** The slot of a fact ("omar|home"), or null when the fact adds to what is known rather than changing it. */
 export function slotOf(text: string, about: readonly string[] = []): string | null {
   if (/\?$/.test(text)) return null;
@@ -52,7 +59,7 @@ export function slotOf(text: string, about: readonly string[] = []): string | nu
   if (favourite) return slotKey(favourite[1]!, `favourite-${favourite[2]!.replace(/^(?:book|novel)s?$/, 'book')}`, about);
   for (const [attribute, pattern] of PATTERNS) {
     const match = pattern.exec(text);
-    if (!match) continue;
+    if (!match || (attribute === 'home' && figurativeLiving.test(text))) continue;
     const subject = match.slice(1).find((group) => group !== undefined);
     if (subject) return slotKey(subject, attribute, about);
   }

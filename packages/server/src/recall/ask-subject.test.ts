@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerOffline, namedAnswer, subjectAsked, typedAnswer } from './ask.js';
+import { answerOffline, namedAnswer, slotAsked, subjectAsked, typedAnswer } from './ask.js';
 import { memoryRow as row } from './memory-row.fixture.js';
 
 describe('the asked person’s memories answer', () => {
@@ -81,5 +81,48 @@ describe('a name asked for is looked for further', () => {
     expect(typedAnswer(question, memories[3]!.row.text)).toBe('good habits');
     expect(namedAnswer(question, memories[3]!.row.text)).toBeNull();
     expect(answerOffline(memories, false, question).answer).not.toMatch(/good habits/i);
+  });
+});
+
+describe('a slot asked is answered by its latest memory', () => {
+  it('reads which slot a question asks the current value of, and whose', () => {
+    expect(slotAsked('Where do I work?')).toEqual({ attribute: 'work', subject: 'the user' });
+    expect(slotAsked('What is my job?')).toEqual({ attribute: 'work', subject: 'the user' });
+    expect(slotAsked('Which city does Ines Duarte live in?')).toEqual({ attribute: 'home', subject: 'ines duarte' });
+    expect(slotAsked('Where does she work now?')).toEqual({ attribute: 'work', subject: null });
+    expect(slotAsked('Where am I working these days?')).toEqual({ attribute: 'work', subject: 'the user' });
+    expect(slotAsked('What am I working on?')).toBeNull();
+    // Another time, someone named by a relation, or the slot's word not asked for.
+    expect(slotAsked('Where did I work before?')).toBeNull();
+    expect(slotAsked("What is my partner's job?")).toBeNull();
+    expect(slotAsked('What do I take home each month?')).toBeNull();
+    expect(slotAsked('What is my work schedule?')).toBeNull();
+    expect(slotAsked('How is work going?')).toBeNull();
+  });
+
+  it('answers from the memory latest said in the slot, not the best ranked one', () => {
+    const talk = [
+      'The user said work is stressful.',
+      'The user works late most days.',
+      'Work drinks are on Fridays.',
+      'The user likes the work.',
+    ];
+    const recalled = [
+      { row: row(1, 'Big project at work: the user is designing the annual report.', { date: '2025-08-01' }), score: 0.9 },
+      ...talk.map((text, index) => ({ row: row(10 + index, text, { date: '2025-08-01' }), score: 0.8 - index * 0.05 })),
+      { row: row(2, 'The user started at Quillmoor Trust on 14 April 2025.', { slot: 'the user|work', date: '2025-04-14' }), score: 0.5 },
+      { row: row(3, 'Ines is a designer at Halden Print.', { slot: 'ines|work', date: '2025-09-01' }), score: 0.45 },
+    ];
+    expect(answerOffline(recalled, false, 'Where do I work?').answer).toBe('Quillmoor Trust.');
+    // Without the slot the best memory's span answers.
+    const unslotted = recalled.map((item) => ({ ...item, row: { ...item.row, slot: null } }));
+    expect(answerOffline(unslotted, false, 'Where do I work?').answer).not.toContain('Quillmoor');
+    // The later of two memories in the slot answers; another person's slot does not.
+    const later = [
+      ...recalled,
+      { row: row(4, 'The user moved on to a job at Brightwell.', { slot: 'the user|work', date: '2025-10-02' }), score: 0.3 },
+    ];
+    expect(answerOffline(later, false, 'Where do I work?').answer).toBe('Brightwell.');
+    expect(answerOffline(later, false, 'Where does Ines work?').answer).toBe('Halden Print.');
   });
 });

@@ -16,7 +16,7 @@ import {
   withoutDates,
 } from './answer-span.js';
 import { asksWhen } from './query.js';
-import type { Recalled } from './search.js';
+import { ATTRIBUTE_WORDS, type Recalled } from './search.js';
 import { SUPPORT_SHARE } from './weights.js';
 
 /** What the offline ask answers. */
@@ -308,6 +308,15 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     used = [recalled[0]!];
     answer = negated(recalled[0]!.row.text) ? 'No.' : 'Yes.';
   }
+  if (answer === null) {
+    // "Where do I work?": the memory that holds the slot's value now answers, the latest said
+    // of those recalled, whatever ranks above it (rule "a slot asked is answered by its latest memory").
+    const filled = latestInSlot(recalled, question);
+    if (filled) {
+      used = [filled];
+      answer = sentence(capitalise(shortAnswer(question, filled.row.text) ?? withoutSaid(filled.row.text)));
+    }
+  }
   if (answer === null && asksSeveral(question)) {
     // Several things asked for, and several memories give one of the kind asked: each is listed
     // once (rule "a list from the memories that each give one").
@@ -395,6 +404,57 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     message: `Answered from ${count} ${count === 1 ? 'memory' : 'memories'} (best match ${best.toFixed(2)}).${note}`,
     clash,
   };
+}
+
+/** Words of a question about a slot's value at another time than now ("Where did I live before?"). */
+const NOT_NOW = /\b(?:did|was|were|used to|before|previously|formerly|from|first|ever|had|will|going to|next)\b/i;
+/** What may follow the slot's word at the end of the question: "Where do I work (now)?", "Which city does Ana live in?". */
+const SLOT_WORD_LAST = /^(?:\s+(?:in|at|for|with|now|currently|nowadays|these days|right now))*\s*\??\s*$/i;
+/** Slot words a question ends on for other things: "take home", "Where is my house?", "Where am I moving?" (see ATTRIBUTE_WORDS). */
+const NOT_SLOT_WORDS = new Set(['home', 'house', 'move', 'moved', 'old', 'age']);
+
+/**
+ * The slot a question asks the current value of, and whose: "Where do I work?" → the user's
+ * work; "Which city does Ana Lima live in?" → Ana Lima's home (slot keys as learn/slots.ts
+ * writes them: "the user|work", "ana lima|home"). The slot's word ends the question; a question
+ * about another time, or about someone the asker names by a relation ("my partner's job"), asks
+ * none. `subject` is null when the question names no one and says no "I".
+ */
+export function slotAsked(question: string): { attribute: string; subject: string | null } | null {
+  if (!/^\s*(?:where|what|which|who)\b/i.test(question) || NOT_NOW.test(question)) return null;
+  let attribute: string | undefined;
+  let before = '';
+  for (const match of question.matchAll(/[\p{L}']+/gu)) {
+    const word = match[0].toLowerCase();
+    const found = ATTRIBUTE_WORDS[word];
+    if (found === undefined || NOT_SLOT_WORDS.has(word) || !SLOT_WORD_LAST.test(question.slice(match.index + match[0].length))) continue;
+    attribute = found;
+    before = question.slice(0, match.index);
+  }
+  if (attribute === undefined) return null;
+  if (/\b(?:I|me)\b/.test(before) || /\bmy\s+$/i.test(before)) return { attribute, subject: 'the user' };
+  const name = /(?<=\s)\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*/u.exec(before)?.[0].replace(/['’]s$/u, '');
+  if (name !== undefined) return { attribute, subject: name.toLowerCase() };
+  return /\bmy\b/i.test(before) ? null : { attribute, subject: null };
+}
+
+/** The recalled memory latest said in the slot the question asks about (see slotAsked), or undefined. */
+function latestInSlot(recalled: Recalled[], question: string): Recalled | undefined {
+  const asked = slotAsked(question);
+  if (asked === null) return undefined;
+  const inSlot = recalled.filter((item) => {
+    const slot = item.row.slot;
+    if (!slot?.endsWith(`|${asked.attribute}`)) return false;
+    return asked.subject === null || slot.slice(0, slot.lastIndexOf('|')) === asked.subject;
+  });
+  // Dates are ISO days, so they compare as text; a later id was learned later.
+  return inSlot.reduce<Recalled | undefined>(
+    (latest, item) =>
+      latest === undefined || item.row.date > latest.row.date || (item.row.date === latest.row.date && item.row.id > latest.row.id)
+        ? item
+        : latest,
+    undefined,
+  );
 }
 
 /**
