@@ -21,6 +21,23 @@ describe('slotOf', () => {
     expect(slotOf("Priya's favourite book is Becoming by Michelle Obama.", ['Priya', 'Michelle Obama'])).toBe('priya|favourite-book');
   });
 
+  it('keeps a diet as one slot ("The user is vegan", later "The user is pescatarian now")', () => {
+    expect(slotOf('The user is vegan.')).toBe('the user|diet');
+    expect(slotOf('The user has been vegetarian for three years.')).toBe('the user|diet');
+    expect(slotOf('Omar went vegan in March 2026.', ['Omar'])).toBe('omar|diet');
+    expect(slotOf('The user is a strict vegetarian.')).toBe('the user|diet');
+    // A diet's word describing a thing, or a diet half kept, fills no slot.
+    expect(slotOf('The user loves vegan food.')).toBeNull();
+    expect(slotOf('The user is vegan friendly.')).toBeNull();
+    expect(slotOf('The user is vegan-ish.')).toBeNull();
+  });
+
+  it('reads the slot after a label ("Quick update: the user moved to Oslo")', () => {
+    expect(slotOf('Quick update: the user moved to Oslo in March 2026.', ['Oslo'])).toBe('the user|home');
+    expect(slotOf('Big news: Omar got a new job at Halden.', ['Omar', 'Halden'])).toBe('omar|work');
+    expect(slotOf('Note to self: buy milk.')).toBeNull();
+  });
+
   it('gives no home to living in a thing all day ("The user lives in Figma all day")', () => {
     expect(slotOf('The user lives in Figma all day.', ['Figma'])).toBeNull();
     expect(slotOf('The user lives in Slack 24/7.', ['Slack'])).toBeNull();

@@ -1,6 +1,8 @@
+import { DIETS } from '../text/diets.js';
+
 /**
  * Slots: facts that hold one value at a time for their subject (where someone lives, where
- * or as what they work, who their partner is, their age, a favourite). A later fact in the
+ * or as what they work, who their partner is, their age, their diet, a favourite). A later fact in the
  * same slot replaces the earlier one; facts that only add to what is known have no slot.
  */
 
@@ -40,6 +42,14 @@ const PATTERNS: [attribute: string, pattern: RegExp][] = [
     ),
   ],
   ['age', new RegExp(`^${SUBJECT} (?:is|turned|has turned) \\d{1,3}(?: years old)?\\b`, 'u')],
+  // "Omar is vegan", "Omar has been vegetarian for years", "Omar went vegan", "Omar is pescatarian now, not vegan".
+  [
+    'diet',
+    new RegExp(
+      `^${SUBJECT} (?:is|has been|became|has become|went|has gone|turned) (?:now |still |fully |strictly |mostly |a |an |a strict |a lifelong )*(?:${DIETS.join('|')})\\b(?!-| (?:food|recipes?|restaurants?|places?|options?|dishes|meals?|friends?|friendly|cookbooks?|diets?)\\b)`,
+      'u',
+    ),
+  ],
 ];
 
 /** "Omar's favourite film is …" → favourite-film. */
@@ -53,8 +63,11 @@ export const FIGURATIVE_LIVING = ['all day', 'all night', 'all week', 'all weeke
 const figurativeLiving = new RegExp(`\\b(?:${FIGURATIVE_LIVING.map((words) => words.replace('/', '\\/')).join('|')})(?![\\p{L}\\d])`, 'iu');
 
 /** The slot of a fact ("omar|home"), or null when the fact adds to what is known rather than changing it. */
-export function slotOf(text: string, about: readonly string[] = []): string | null {
-  if (/\?$/.test(text)) return null;
+export function slotOf(written: string, about: readonly string[] = []): string | null {
+  if (/\?$/.test(written)) return null;
+  // A label before the news ("Quick update: the user moved to Oslo") is not its subject.
+  const label = /^(?:[\p{L}'’-]+ ){0,2}[\p{L}'’-]+:\s+(?=\S)/u.exec(written);
+  const text = label === null ? written : written.charAt(label[0].length).toUpperCase() + written.slice(label[0].length + 1);
   const favourite = FAVOURITE.exec(text);
   if (favourite) return slotKey(favourite[1]!, `favourite-${favourite[2]!.replace(/^(?:book|novel)s?$/, 'book')}`, about);
   for (const [attribute, pattern] of PATTERNS) {

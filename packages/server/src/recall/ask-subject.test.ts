@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerOffline, namedAnswer, slotAsked, subjectAsked, typedAnswer } from './ask.js';
+import { answerOffline, dietKept, namedAnswer, slotAsked, subjectAsked, typedAnswer } from './ask.js';
 import { memoryRow as row } from './memory-row.fixture.js';
 
 describe('the asked person’s memories answer', () => {
@@ -124,5 +124,15 @@ describe('a slot asked is answered by its latest memory', () => {
     ];
     expect(answerOffline(later, false, 'Where do I work?').answer).toBe('Brightwell.');
     expect(answerOffline(later, false, 'Where does Ines work?').answer).toBe('Halden Print.');
+  });
+  it('answers a diet asked with the one kept, not the one left', () => {
+    expect(dietKept('The user is pescatarian now, not vegan.')).toBe('pescatarian');
+    expect(dietKept('The user is no longer vegetarian but keto.')).toBe('keto');
+    expect(dietKept('The user loves rowing.')).toBeNull();
+    const recalled = [
+      { row: row(1, 'The user made a big pot of lentil soup.'), score: 0.9 },
+      { row: row(2, 'The user is pescatarian now, not vegan.', { slot: 'the user|diet', date: '2025-06-01' }), score: 0.4 },
+    ];
+    expect(answerOffline(recalled, false, 'What is my diet?').answer).toBe('Pescatarian.');
   });
 });

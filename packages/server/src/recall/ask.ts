@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import type { MemoryRow } from '../store/memory-repository.js';
 import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING, formatDay } from '../text/date-wording.js';
+import { DIETS } from '../text/diets.js';
 import {
   answerSpan,
   askedWord,
@@ -314,7 +315,8 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     const filled = latestInSlot(recalled, question);
     if (filled) {
       used = [filled];
-      answer = sentence(capitalise(shortAnswer(question, filled.row.text) ?? withoutSaid(filled.row.text)));
+      const value = filled.row.slot?.endsWith('|diet') ? dietKept(filled.row.text) : null;
+      answer = sentence(capitalise(value ?? shortAnswer(question, filled.row.text) ?? withoutSaid(filled.row.text)));
     }
   }
   if (answer === null && asksSeveral(question)) {
@@ -436,6 +438,18 @@ export function slotAsked(question: string): { attribute: string; subject: strin
   const name = /(?<=\s)\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*/u.exec(before)?.[0].replace(/['’]s$/u, '');
   if (name !== undefined) return { attribute, subject: name.toLowerCase() };
   return /\bmy\b/i.test(before) ? null : { attribute, subject: null };
+}
+
+const DIET_WORD = new RegExp(`\\b(?:${DIETS.join('|')})\\b`, 'giu');
+/** Words before a diet that say it is no longer kept ("now, not vegan", "no longer vegetarian"). */
+const DIET_LEFT = /\b(?:not|no longer|n['’]t|stopped being|quit being|gave up being|instead of|used to be|was|were)\s+(?:a\s+|an\s+)?$/i;
+
+/** The diet a memory says is kept ("… is pescatarian now, not vegan" → "pescatarian"), or null. */
+export function dietKept(text: string): string | null {
+  for (const match of text.matchAll(DIET_WORD)) {
+    if (!DIET_LEFT.test(text.slice(0, match.index))) return match[0].toLowerCase();
+  }
+  return null;
 }
 
 /** The recalled memory latest said in the slot the question asks about (see slotAsked), or undefined. */

@@ -200,6 +200,7 @@ export const ATTRIBUTE_WORDS: Record<string, string> = Object.fromEntries(
       ['work', 'work works working job jobs employer employed occupation profession'],
       ['partner', 'married marriage partner wife husband girlfriend boyfriend dating single relationship spouse engaged'],
       ['age', 'age old'],
+      ['diet', 'diet diets dietary'],
     ] satisfies [string, string][]
   ).flatMap(([attribute, words]) => words.split(' ').map((word) => [word, attribute])),
 );

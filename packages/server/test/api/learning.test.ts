@@ -61,6 +61,22 @@ describe('learning: merging and updating', () => {
     expect(found.body.memories.map((memory: { text: string }) => memory.text)).toEqual([current[0]?.text]);
   });
 
+  it('keeps one diet: a later one replaces the earlier, and "What is my diet?" is answered with it', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { messages: [{ role: 'user', content: "I'm vegan, have been for years.", at: '2026-01-10T10:00:00Z' }] });
+    await saveAndLearn(space, {
+      messages: [{ role: 'user', content: 'Big change: I went pescatarian in May.', at: '2026-06-10T10:00:00Z' }],
+    });
+    const current = (await memoriesOf(space)).map((memory) => memory.text);
+    expect(current).toEqual(['Big change: the user went pescatarian in May 2026.']);
+    expect(current.some((text) => /\bvegan\b/.test(text))).toBe(false);
+    const context = await call('POST', '/v1/context', { body: { question: 'What is my diet?', space } });
+    expect(context.body.empty).toBe(false);
+    expect(context.body.context).toMatch(/pescatarian/);
+    const asked = await call('POST', '/v1/ask', { body: { question: 'What is my diet?', space } });
+    expect(asked.body.answer).toBe('Pescatarian.');
+  });
+
   it('does not let an older fact replace a newer one', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { messages: [{ role: 'user', name: 'Ana', content: 'I live in Porto.', at: '2026-06-01T10:00:00Z' }] });
