@@ -341,6 +341,19 @@ describe('learnFromMessages', () => {
     expect(lowered[0]?.text).toBe('The user said maybe Ilse will come.');
   });
 
+  it('puts the full stop after a closing bracket and inside a closing quote', () => {
+    const facts = learnFromMessages(
+      readMessages([{ role: 'user', at, content: 'I have two kids, Mia (7) and Leo (4). My favourite film is "Heat".' }]),
+      {
+        writtenAt,
+      },
+    );
+    expect(facts.map((fact) => fact.text)).toEqual([
+      'The user has two kids, Mia (7) and Leo (4).',
+      'The user\'s favourite film is "Heat."',
+    ]);
+  });
+
   it('reads "Sad news," as a label, not as the speaker being sad', () => {
     const facts = learnFromMessages(readMessages([{ role: 'user', at, content: 'Sad news, my cat Miso died.' }]), { writtenAt });
     expect(facts[0]?.text).toBe("Sad news, the user's cat Miso died.");

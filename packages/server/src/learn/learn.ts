@@ -510,7 +510,8 @@ function finish(text: string, question: boolean): string {
     .trim()
     .replace(/[\s,;:–—-]+$/u, '');
   result = result.replace(/[.!?…]+(["'’”)\]]*)$/u, '$1');
-  const closing = /["'’”)\]]*$/u.exec(result)?.[0] ?? '';
+  // The full stop goes inside closing quotes ('… "Dune."') but after a bracket ("Leo (4).").
+  const closing = /["'’”]*$/u.exec(result)?.[0] ?? '';
   const body = result.slice(0, result.length - closing.length).replace(/[\s,;:]+$/u, '');
   result = `${body}${question ? '?' : '.'}${closing}`;
   return result.charAt(0).toUpperCase() + result.slice(1);

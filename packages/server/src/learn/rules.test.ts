@@ -2173,6 +2173,14 @@ const SLOT_SENTENCES = [
   'Ana moved back to Porto>ana|home',
   'Ana lives in the Azores>ana|home',
   'The user lives in Porto>the user|home',
+  'Ana moved from Lisbon to Porto>ana|home',
+  'Ana moved back from New York to Porto>ana|home',
+  'Ana works remotely for Acme>ana|work',
+  'Ana works from home for Acme>ana|work',
+  'Ana works part-time as a nurse>ana|work',
+  "Ana's husband is called Ben>ana|partner",
+  "Ana's wife's name is Bea>ana|partner",
+  "Ana's partner is Ben Lund>ana|partner",
   'Ana is vegan>ana|diet',
   'Ana has been vegetarian>ana|diet',
   'Ana went pescatarian>ana|diet',
@@ -3369,7 +3377,11 @@ const rules: Rule[] = [
       const [sentence, slot] = pair.split('>');
       return slotOf(`${sentence}.`, ['Ana', 'Ben']) === slot;
     },
-    counterExamples: ['Ana is planning to move to Porto>ana|home', 'Yesterday moved to Porto>yesterday|home'],
+    counterExamples: [
+      'Ana is planning to move to Porto>ana|home',
+      'Yesterday moved to Porto>yesterday|home',
+      "Ana's husband Ben cooks on Fridays>ana|partner",
+    ],
   },
   {
     id: 'ask.date-phrase',

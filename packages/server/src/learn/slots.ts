@@ -14,14 +14,14 @@ const PATTERNS: [attribute: string, pattern: RegExp][] = [
   [
     'home',
     new RegExp(
-      `^${SUBJECT} (?:now |still )?(?:lives|is living|has lived|has been living|moved|has moved|relocated|has relocated|is based)(?: back)? (?:to|in) (?:the )?\\p{Lu}`,
+      `^${SUBJECT} (?:now |still )?(?:lives|is living|has lived|has been living|moved|has moved|relocated|has relocated|is based)(?: back)?(?: from (?:the )?\\p{Lu}[\\p{L}'’-]*(?: \\p{Lu}[\\p{L}'’-]*)*)? (?:to|in) (?:the )?\\p{Lu}`,
       'u',
     ),
   ],
   [
     'work',
     new RegExp(
-      `^${SUBJECT} (?:now |still )?(?:works|is working|has worked|started working|got a (?:new )?job|took a (?:new )?job|found a (?:new )?job|has a new job|started a new job)(?: as an?| at| for)\\b`,
+      `^${SUBJECT} (?:now |still )?(?:works|is working|has worked|started working|got a (?:new )?job|took a (?:new )?job|found a (?:new )?job|has a new job|started a new job)(?: remotely| from home| full[- ]time| part[- ]time| freelance)?(?: as an?| at| for)\\b`,
       'u',
     ),
   ],
@@ -37,7 +37,9 @@ const PATTERNS: [attribute: string, pattern: RegExp][] = [
   [
     'partner',
     new RegExp(
-      `^${SUBJECT} (?:is|got|has been|was just) (?:married|engaged) to\\b|^${SUBJECT} (?:is dating|started dating|is single|broke up with|divorced)\\b`,
+      `^${SUBJECT} (?:is|got|has been|was just) (?:married|engaged) to\\b|^${SUBJECT} (?:is dating|started dating|is single|broke up with|divorced)\\b` +
+        // "Omar's wife is called Ines": the fact says no more than who the partner is.
+        `|^${SUBJECT}['’]s (?:husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|spouse)(?:['’]s name)? is (?:called |named )?\\p{Lu}[\\p{L}'’-]*(?: \\p{Lu}[\\p{L}'’-]*)?\\.?$`,
       'u',
     ),
   ],
