@@ -267,6 +267,14 @@ describe('resolveDates', () => {
     expect(resolve('We fly on Tuesday afternoon.', 'future')).toBe('We fly on the afternoon of Tuesday 24 November 2026.');
   });
 
+  it('writes the day of a yearly thing without a year, and names no day ahead by it', () => {
+    expect(resolve('My birthday is March 14.', 'present')).toBe('My birthday is on 14 March.');
+    expect(resolve('Our anniversary is on the 3rd of May.', 'present')).toBe('Our anniversary is on 3 May.');
+    expect(resolveDates('My birthday is March 14.', reference, 'present').days).toEqual([]);
+    // One birthday, had on a day, keeps its year.
+    expect(resolve('We celebrated my birthday on March 14.', 'past')).toBe('We celebrated my birthday on 14 March 2026.');
+  });
+
   it('reports the days spoken of, for telling plans from the past', () => {
     expect(resolveDates("I'm going to Paris next month.", reference, 'future').days).toEqual([new Date('2026-12-01T00:00:00Z')]);
   });

@@ -158,6 +158,11 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
       if (end?.edit) edits.push(end.edit);
       continue;
     }
+    // "My birthday is March 14": a day that comes every year is written without a year, and names no day ahead.
+    if (found.edit !== null && annualDay(sentence, first)) {
+      edits.push({ ...found.edit, text: found.edit.text.replace(/ \d{4}\b/, '') });
+      continue;
+    }
     days.push(found.day);
     if (found.edit !== null) edits.push(found.edit);
     // The end of a span is the first such day from its start: "from Friday to Monday".
@@ -297,6 +302,16 @@ function lastWeekendOver(referenceDay: Date): Date {
 /** A part of a day after an article or a possessive and up to two words ("an awesome night", "our long morning"). */
 const heldDayPart = /^(?:morning|afternoon|evening|night)\b\s*/i;
 const heldBefore = /\b(?:a|an|my|our|his|her|their|your)\s+(?:[\p{L}-]+\s+){0,2}$/iu;
+
+/** A day said as the one a yearly thing falls on: "birthday is", "anniversary's", "birthday falls on". */
+const annualBefore = /\b(?:birthday|bday|b-day|anniversary|name day)(?:['’]s| is| falls| falls on| is on)\s+(?:on\s+)?(?:the\s+)?$/i;
+
+/** Whether chrono's date is the day and month of something every year ("My birthday is March 14"), said without a year. */
+function annualDay(sentence: string, result: chrono.ParsedResult): boolean {
+  const components = result.start;
+  if (!components.isCertain('day') || !components.isCertain('month') || components.isCertain('year')) return false;
+  return annualBefore.test(sentence.slice(0, result.index));
+}
 
 /**
  * Casual words of time that ordinary prose writes in lower case mid-sentence: capitalised there

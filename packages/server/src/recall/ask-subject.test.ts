@@ -136,3 +136,10 @@ describe('a slot asked is answered by its latest memory', () => {
     expect(answerOffline(recalled, false, 'What is my diet?').answer).toBe('Pescatarian.');
   });
 });
+
+describe('a yearly day', () => {
+  it('answers "when" with the day of a yearly thing written without a year', () => {
+    const recalled = [{ row: row(1, "The user's birthday is on 14 March."), score: 0.8 }];
+    expect(answerOffline(recalled, false, 'When is my birthday?').answer).toBe('On 14 March.');
+  });
+});

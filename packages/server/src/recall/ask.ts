@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import type { MemoryRow } from '../store/memory-repository.js';
-import { WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
+import { MONTH_NAMES, WEEKDAY_NAMES, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING, formatDay } from '../text/date-wording.js';
 import { DIETS } from '../text/diets.js';
 import {
@@ -278,11 +278,16 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     const dated =
       support.find((item) => DATE_WORDING.test(item.row.text)) ?? recalled.slice(0, 3).find((item) => DATE_WORDING.test(item.row.text));
     const said = new Date(`${recalled[0]!.row.date}T00:00:00Z`);
+    const yearly = dated ? undefined : [...support, ...recalled.slice(0, 3)].find((item) => DAY_OF_YEAR.test(item.row.text));
     if (dated) {
       // "What year…?" and "Which month…?" name the unit they want: the written date gives it.
       const namesUnit = /\b(?:what|which)\s+(?:year|month|date|day)\b/i.test(question);
       answer = sentence(capitalise(whenAnswer(dated.row, !namesUnit && (options.asSaid ?? true))!));
       used = [dated];
+    } else if (yearly) {
+      // A day that comes every year, written without one ("The user's birthday is on 14 March").
+      answer = sentence(`On ${DAY_OF_YEAR.exec(yearly.row.text)![0]}`);
+      used = [yearly];
     } else if (!/^\s*how\b/i.test(question) && !Number.isNaN(said.getTime())) {
       // No memory dates it: the best one's own day (when it was said or written) is the nearest
       // date known, and the answer says that is what it is ("Mentioned on 16 March 2023.").
@@ -407,6 +412,9 @@ export function answerOffline(recalled: Recalled[], empty: boolean, question: st
     clash,
   };
 }
+
+/** A day and month written without a year, as the learner writes a birthday ("on 14 March"). */
+const DAY_OF_YEAR = new RegExp(`\\b\\d{1,2} (?:${MONTH_NAMES.join('|')})\\b(?! \\d)`, 'u');
 
 /** Words of a question about a slot's value at another time than now ("Where did I live before?"). */
 const NOT_NOW = /\b(?:did|was|were|used to|before|previously|formerly|from|first|ever|had|will|going to|next)\b/i;
