@@ -341,6 +341,11 @@ describe('learnFromMessages', () => {
     expect(lowered[0]?.text).toBe('The user said maybe Ilse will come.');
   });
 
+  it('reads "Call me Sam, by the way." as the name the user goes by', () => {
+    const facts = learnFromMessages(readMessages([{ role: 'user', at, content: 'Call me Sam, by the way.' }]), { writtenAt });
+    expect(facts.map((fact) => fact.text)).toEqual(['The user goes by the name Sam.']);
+  });
+
   it('puts the full stop after a closing bracket and inside a closing quote', () => {
     const facts = learnFromMessages(
       readMessages([{ role: 'user', at, content: 'I have two kids, Mia (7) and Leo (4). My favourite film is "Heat".' }]),

@@ -35,7 +35,8 @@ const notCalledNames = new RegExp(
 
 /** The rewrite for a question's content (or a command's), or null when it is kept as it is. */
 export function rewriteQuestion(content: string): QuestionRewrite | null {
-  const body = content.replace(/[\s?!.…]+$/u, '');
+  // "Call me Sam, by the way": a closing aside says nothing of what is asked.
+  const body = content.replace(/[\s?!.…]+$/u, '').replace(/,?\s+(?:by the way|btw|please|thanks|thank you)$/iu, '');
   const shown = shows.exec(body);
   if (shown !== null && shown[0].length < body.length) {
     const phrase = body.slice(shown[0].length);

@@ -2174,6 +2174,7 @@ const SLOT_SENTENCES = [
   'Ana lives in the Azores>ana|home',
   'The user lives in Porto>the user|home',
   'Ana moved from Lisbon to Porto>ana|home',
+  'Ana is now based in Porto>ana|home',
   'Ana moved back from New York to Porto>ana|home',
   'Ana works remotely for Acme>ana|work',
   'Ana works from home for Acme>ana|work',

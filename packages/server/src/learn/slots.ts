@@ -14,7 +14,7 @@ const PATTERNS: [attribute: string, pattern: RegExp][] = [
   [
     'home',
     new RegExp(
-      `^${SUBJECT} (?:now |still )?(?:lives|is living|has lived|has been living|moved|has moved|relocated|has relocated|is based)(?: back)?(?: from (?:the )?\\p{Lu}[\\p{L}'’-]*(?: \\p{Lu}[\\p{L}'’-]*)*)? (?:to|in) (?:the )?\\p{Lu}`,
+      `^${SUBJECT} (?:now |still )?(?:lives|is living|has lived|has been living|moved|has moved|relocated|has relocated|is based|is now based)(?: back)?(?: from (?:the )?\\p{Lu}[\\p{L}'’-]*(?: \\p{Lu}[\\p{L}'’-]*)*)? (?:to|in) (?:the )?\\p{Lu}`,
       'u',
     ),
   ],
