@@ -14,6 +14,8 @@ describe('supersededWords: the old value a fact says no longer holds', () => {
     ['from-to', 'Edda moved from Tartu to Pärnu last spring.', 'Tartu'],
     ['stopped', 'The user stopped drinking energy drinks.', 'drinking energy drinks'],
     ['stopped', 'Edda gave up smoking in March.', 'smoking'],
+    ['used-to', 'The user used to live in Paris but now the user lives in Rome.', 'Paris'],
+    ['used-to', 'Edda used to drink coffee, now only green tea.', 'coffee'],
   ];
 
   it.each(cases)('%s: "%s" → %s', (rule, text, old) => {
@@ -35,6 +37,7 @@ describe('supersededWords: the old value a fact says no longer holds', () => {
   it('reads nothing in facts that change nothing, or in questions', () => {
     expect(supersededWords('The user is going to Riga in June.')).toBeNull();
     expect(supersededWords('Edda has not been to Tartu.')).toBeNull();
+    expect(supersededWords('Edda used to live in Tartu.')).toBeNull();
     expect(supersededWords('Should the user go to Tallinn instead of Riga?')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Contrast: a fact that says what no longer holds ("… flexitarian now, not vegetarian", "…
  * Tallinn instead of Riga", "… no longer works at Halden", "… switched from Figma to Penpot",
- * "… stopped drinking coffee"). The words of the old value let the learner find the memory the
+ * "… stopped drinking coffee", "… used to live in Paris but now …"). The words of the old value let the learner find the memory the
  * fact updates even when no slot (learn/slots.ts) covers what changed: operations/learn-source.ts
  * looks for a current memory of the same subject that says those words and replaces it.
  */
@@ -38,6 +38,14 @@ export const CONTRASTS: readonly { name: string; pattern: RegExp }[] = [
   },
   // "… stopped drinking coffee", "… gave up smoking".
   { name: 'stopped', pattern: new RegExp(String.raw`\b(?:stopped|gave up|given up) ${DETERMINER}${PHRASE}`, 'iu') },
+  // "… used to live in Paris but now the user lives in Rome", "… used to drink coffee, now tea".
+  {
+    name: 'used-to',
+    pattern: new RegExp(
+      String.raw`\bused to (?:\p{Ll}+ )(?:(?:at|in|for|with|on|as|of|to) )?${DETERMINER}${PHRASE},? (?:but |and )?(?:now|these days|nowadays)\b`,
+      'iu',
+    ),
+  },
 ];
 
 /** Where the first contrast of a fact starts (its "instead of", "no longer", …), or -1. */

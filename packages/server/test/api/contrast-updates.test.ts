@@ -26,6 +26,15 @@ describe('learning: a fact that says what no longer holds replaces the memory th
     expect(context.body.context).not.toMatch(/Tomas is vegetarian\./);
   });
 
+  it('"used to … but now …" replaces the memory of what used to hold', async () => {
+    const space = freshSpace();
+    await said(space, 'I drink coffee every morning.', '2026-01-05T09:00:00Z');
+    await said(space, 'I used to drink coffee but now I only drink green tea.', '2026-06-05T09:00:00Z');
+    expect((await current(space)).map((memory) => memory.text)).toEqual([
+      'Tomas used to drink coffee but now Tomas only drinks green tea.',
+    ]);
+  });
+
   it('"instead of …" replaces the plan it changes, and leaves the subject\'s other memories alone', async () => {
     const space = freshSpace();
     await said(space, 'We are going to Gdansk for the autumn holiday. I play the trombone.', '2026-03-01T09:00:00Z');
