@@ -99,11 +99,14 @@ async function call(method: string, path: string, space: string, body?: unknown)
 /** One finished turn: a user message and the assistant's reply, where they sit in the session. */
 interface Turn {
   session: number;
-  /** Index in the session of the turn's user message (its reply is the next one). */
+  /** Index in the session of the turn's first message saved (the assistant's message before the user's words, when there is one). */
   first: number;
   messages: { role: 'user' | 'assistant'; content: string; at?: string }[];
 }
-/** The session's turns as `engramMemory()` posts them: `at` on the user's words only, a minute apart. */
+/**
+ * The session's turns as `engramMemory()` posts them: the end of the assistant's message before the
+ * turn, the user's words (`at` on them only, a minute apart), the reply.
+ */
 function turnsOf(session: Session): Turn[] {
   const turns: Turn[] = [];
   for (let index = 0; index < session.messages.length; index += 2) {
@@ -111,10 +114,14 @@ function turnsOf(session: Session): Turn[] {
     const reply = session.messages[index + 1];
     if (user?.role !== 'user') throw new Error(`session ${session.session}: message ${index} is not the user's`);
     const at = new Date(Date.parse(session.date) + (index / 2) * 60_000).toISOString();
+    // The middleware saves the end of the assistant's message the user's words reply to before them.
+    const before = index > 0 ? session.messages[index - 1] : undefined;
+    const repliedTo = before?.role === 'assistant' ? replyTail(before.content) : '';
     turns.push({
       session: session.session,
-      first: index,
+      first: repliedTo === '' ? index : index - 1,
       messages: [
+        ...(repliedTo !== '' ? [{ role: 'assistant' as const, content: repliedTo }] : []),
         { role: 'user', content: user.content, at },
         ...(reply?.role === 'assistant' && reply.content !== '' ? [{ role: 'assistant' as const, content: reply.content }] : []),
       ],
@@ -123,6 +130,15 @@ function turnsOf(session: Session): Turn[] {
   return turns;
 }
 const messageId = (session: number, message: number) => `S${session}:${message}`;
+/** What `engramMemory()` saves of the assistant's message before a turn (@engram/ai-sdk's `repliedTo`). */
+function replyTail(text: string, max = 300): string {
+  if (text.length <= max) return text;
+  const from = text.length - max;
+  const boundary = /[.!?]\s+/g;
+  boundary.lastIndex = from;
+  const found = boundary.exec(text);
+  return found ? text.slice(found.index + found[0].length) : text.slice(from);
+}
 
 // ---- measuring ---------------------------------------------------------------------------
 const KINDS: Kind[] = ['fact', 'preference', 'update', 'temporal', 'aggregation', 'unanswerable'];

@@ -1,7 +1,7 @@
 import type { ContextParams, Engram } from '@engram/client';
 import { BoundedMap } from './internal/bounded-map.js';
 import type { CallOptionsLike, PromptPart } from './internal/prompt.js';
-import { assistantTextAfter, lastUserIndex, textOf, turnKey, withSystemMessage } from './internal/prompt.js';
+import { assistantTextAfter, lastUserIndex, repliedTo, textOf, turnKey, withSystemMessage } from './internal/prompt.js';
 
 const DEFAULT_TIMEOUT_MS = 2_000;
 const MAX_QUESTION_CHARS = 2_000;
@@ -112,7 +112,8 @@ function callOptionsOf(params: CallOptionsLike): EngramCallOptions {
 /**
  * Per-user long-term memory for a model: on each new user turn the model gets what Engram knows
  * that bears on the user's words (as a system message), and each finished turn is saved to learn
- * from, in the background. Tool-loop steps ask nothing: they carry the turn's block along.
+ * from, in the background, after the end of the assistant's message it replies to (so that "Environment
+ * mostly." is saved with the question it answers). Tool-loop steps ask nothing: they carry the turn's block along.
  * When Engram is down the model still answers, within `timeout`.
  * @example
  * const memory = engramMemory({ client: new Engram() });
@@ -167,7 +168,9 @@ export function engramMemory(options: EngramMemoryOptions): EngramMemoryMiddlewa
     if (saved.has(key)) return;
     saved.set(key, true);
     const answer = [...assistantTextAfter(params.prompt, userIndex), reply].filter((text) => text !== '').join('\n\n');
+    const before = repliedTo(params.prompt, userIndex);
     const messages = [
+      ...(before !== '' ? [{ role: 'assistant' as const, content: before }] : []),
       { role: 'user' as const, content: userText, at: new Date().toISOString() },
       ...(answer !== '' ? [{ role: 'assistant' as const, content: answer }] : []),
     ];

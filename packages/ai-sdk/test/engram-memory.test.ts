@@ -61,6 +61,41 @@ describe.each(sdks)('engramMemory with $name', (sdk) => {
     expect(to('POST', '/v1/context')).toHaveLength(2);
   });
 
+  it('saves a reply after the end of the assistant message it answers, so a short answer is found by the question', async () => {
+    const space = freshSpace('eli');
+    const { client, to } = recordingClient();
+    const memory = engramMemory({ client, space });
+    const { model } = sdk.model(memory, reply('Rivers are a lovely cause.'));
+    const asked = `${'Designing for a charity can be rewarding in many ways. '.repeat(8)}What kind of causes do you care about most?`;
+    await sdk.generateText({
+      model,
+      messages: [
+        { role: 'user', content: 'I want to move into the charity sector.' },
+        { role: 'assistant', content: asked },
+        { role: 'user', content: 'Environment mostly. Rivers, wildlife.' },
+      ],
+    });
+    await memory.flush();
+    const saved = to('POST', '/v1/memories').map((call) => call.body?.messages);
+    expect(saved).toEqual([
+      [
+        { role: 'assistant', content: expect.stringMatching(/^Designing .* What kind of causes do you care about most\?$/) },
+        { role: 'user', content: 'Environment mostly. Rivers, wildlife.', at: expect.any(String) },
+        { role: 'assistant', content: 'Rivers are a lovely cause.' },
+      ],
+    ]);
+    // Only the end of a long message, from a sentence's start.
+    const before = (saved[0] as { content: string }[])[0]!.content;
+    expect(before.length).toBeLessThanOrEqual(300);
+    expect(before.length).toBeLessThan(asked.length);
+    await learned(client, space);
+    const found = await client.search({ q: 'What causes do I care about?', space });
+    expect(found.memories[0]?.text).toBe('The user said environment mostly.');
+    // The assistant's words taught nothing.
+    const all = await client.memories.list({ space });
+    expect(all.memories.every((memory) => !/charity|lovely/.test(memory.text))).toBe(true);
+  });
+
   it('saves a streamed turn once, with the reply put together from its pieces', async () => {
     const space = freshSpace('cai');
     const { client, to } = recordingClient();

@@ -7,12 +7,21 @@ import {
   chunkCollector,
   isNewTurn,
   lastUserIndex,
+  repliedTo,
   replyOfCompletion,
   withSystemMessage,
 } from './internal/chat-completions.js';
 import type { ResponseEventLike, ResponseLike, ResponsesBodyLike } from './internal/responses.js';
-import { eventCollector, lastUserText, newTurnText, replyOfResponse, responsesTurnKey, withInstructions } from './internal/responses.js';
-import { MAX_QUESTION_CHARS, textOfContent } from './internal/text.js';
+import {
+  eventCollector,
+  lastUserText,
+  newTurnText,
+  repliedToInInput,
+  replyOfResponse,
+  responsesTurnKey,
+  withInstructions,
+} from './internal/responses.js';
+import { MAX_QUESTION_CHARS, repliedToTail, textOfContent } from './internal/text.js';
 import { watchStream } from './internal/watch-stream.js';
 
 const DEFAULT_TIMEOUT_MS = 2_000;
@@ -90,6 +99,8 @@ interface Turn {
   userText: string;
   /** The assistant's words from earlier steps of the turn (a tool loop). */
   earlier: string[];
+  /** The end of the assistant's message the user's words reply to, saved before them, or ''. */
+  repliedTo: string;
   save: boolean;
 }
 
@@ -141,6 +152,8 @@ export function withEngram<T extends object>(openai: T, options: WithEngramOptio
   const saved = new BoundedMap<string, true>(REMEMBERED_TURNS);
   // Responses that stopped to call tools, so a continuation by `previous_response_id` finds its turn.
   const openTurns = new BoundedMap<string, { turn: Turn; block: string | null }>(REMEMBERED_TURNS);
+  // The end of each response's reply, by its id: what a turn sent with `previous_response_id` replies to.
+  const replies = new BoundedMap<string, string>(REMEMBERED_TURNS);
   // Replies already looked at: `await` and `withResponse()` give the same object.
   const observed = new WeakSet<object>();
   const pending = new Set<Promise<unknown>>();
@@ -169,6 +182,7 @@ export function withEngram<T extends object>(openai: T, options: WithEngramOptio
     saved.set(turn.key, true);
     const answer = [...turn.earlier, reply].filter((text) => text !== '').join('\n\n');
     const messages = [
+      ...(turn.repliedTo !== '' ? [{ role: 'assistant' as const, content: turn.repliedTo }] : []),
       { role: 'user' as const, content: turn.userText, at: new Date().toISOString() },
       ...(answer !== '' ? [{ role: 'assistant' as const, content: answer }] : []),
     ];
@@ -233,6 +247,7 @@ export function withEngram<T extends object>(openai: T, options: WithEngramOptio
             space,
             userText: textOfContent(messages[userIndex]!.content),
             earlier: assistantTextAfter(messages, userIndex),
+            repliedTo: repliedTo(messages, userIndex),
             save: callOptions.saveConversation ?? saveConversation,
           };
           let block: string | null | undefined;
@@ -278,7 +293,8 @@ export function withEngram<T extends object>(openai: T, options: WithEngramOptio
           let block: string | null | undefined;
           const open = sent.previous_response_id ? openTurns.get(sent.previous_response_id) : undefined;
           if (newWords !== '') {
-            turn = { key: responsesTurnKey(space, sent), space, userText: newWords, earlier: [], save: saveThisTurn };
+            const before = repliedToInInput(sent) || (sent.previous_response_id ? (replies.get(sent.previous_response_id) ?? '') : '');
+            turn = { key: responsesTurnKey(space, sent), space, userText: newWords, earlier: [], repliedTo: before, save: saveThisTurn };
             block = await contextFor(newWords, space);
             blocks.set(turn.key, block);
           } else if (open !== undefined) {
@@ -287,11 +303,20 @@ export function withEngram<T extends object>(openai: T, options: WithEngramOptio
           } else {
             const userText = lastUserText(sent);
             if (userText === '') return { body: sent, observe: () => undefined };
-            turn = { key: responsesTurnKey(space, sent), space, userText, earlier: [], save: saveThisTurn };
+            turn = {
+              key: responsesTurnKey(space, sent),
+              space,
+              userText,
+              earlier: [],
+              repliedTo: repliedToInInput(sent),
+              save: saveThisTurn,
+            };
             block = blocks.get(turn.key);
           }
           if (block) sent = withInstructions(sent, block);
           const settle = (reply: { text: string; endsTurn: boolean; id?: string }) => {
+            // A later turn sent with this response's id replies to its words.
+            if (reply.id !== undefined && reply.text !== '') replies.set(reply.id, repliedToTail(reply.text));
             if (reply.endsTurn) save(turn, reply.text);
             else if (reply.id !== undefined) {
               if (reply.text !== '') turn = { ...turn, earlier: [...turn.earlier, reply.text] };

@@ -233,6 +233,45 @@ describe.each(sdks)('withEngram with $name', (sdk) => {
     ]);
   });
 
+  it("saves a reply after the end of the assistant's message it answers, in chat and in Responses", async () => {
+    const space = freshSpace('gus');
+    const { client, to } = recordingClient();
+    script = () => ({ text: 'Noted. Which city do you live in?' });
+    const openai = withEngram(sdk.make(), { client, space });
+
+    await openai.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'user', content: 'I want a new running club.' },
+        { role: 'assistant', content: 'Happy to help. How far do you run each week?' },
+        { role: 'user', content: 'About 40 km.' },
+      ],
+    });
+    const first = await openai.responses.create({ model: 'gpt-4o-mini', input: 'I run most mornings.' });
+    await openai.responses.create({ model: 'gpt-4o-mini', previous_response_id: first.id, input: 'Utrecht.' });
+    await openai.flush();
+
+    expect(to('POST', '/v1/memories').map((call) => call.body?.messages)).toEqual([
+      [
+        { role: 'assistant', content: 'Happy to help. How far do you run each week?' },
+        { role: 'user', content: 'About 40 km.', at: expect.any(String) },
+        { role: 'assistant', content: 'Noted. Which city do you live in?' },
+      ],
+      [
+        { role: 'user', content: 'I run most mornings.', at: expect.any(String) },
+        { role: 'assistant', content: 'Noted. Which city do you live in?' },
+      ],
+      [
+        { role: 'assistant', content: 'Noted. Which city do you live in?' },
+        { role: 'user', content: 'Utrecht.', at: expect.any(String) },
+        { role: 'assistant', content: 'Noted. Which city do you live in?' },
+      ],
+    ]);
+    await learned(client, space);
+    const found = await client.search({ q: 'How far do I run each week?', space });
+    expect(found.memories[0]?.text).toBe('The user said about 40 km.');
+  });
+
   it('keeps two users apart with one client, the space named per call and never sent to the model', async () => {
     const [alice, bob] = [freshSpace('alice'), freshSpace('bob')];
     const { client } = recordingClient();

@@ -54,6 +54,31 @@ export function assistantTextAfter(prompt: ReadonlyArray<PromptMessage>, userInd
     .filter((text) => text !== '');
 }
 
+/** How much of the assistant's message before a turn is saved with it, at most (its last sentences). */
+export const REPLIED_TO_CHARS = 300;
+
+/**
+ * The end of the assistant's message just before the turn's user message: what the user replied
+ * to ("What kind of causes do you care about?" before "Environment mostly."), from the start of a
+ * sentence, at most `max` characters; '' when the turn opens the conversation. Saved before the
+ * user's words, it tells Engram what a short reply answers; assistant words teach no memory.
+ */
+export function repliedTo(prompt: ReadonlyArray<PromptMessage>, userIndex: number, max = REPLIED_TO_CHARS): string {
+  for (let index = userIndex - 1; index >= 0; index--) {
+    const message = prompt[index]!;
+    if (message.role === 'user' || message.role === 'system') return '';
+    if (message.role !== 'assistant') continue;
+    const text = textOf(message);
+    if (text === '') continue;
+    if (text.length <= max) return text;
+    const boundary = /[.!?…]\s+/gu;
+    boundary.lastIndex = text.length - max;
+    const found = boundary.exec(text);
+    return found === null ? text.slice(text.length - max).trim() : text.slice(found.index + found[0].length);
+  }
+  return '';
+}
+
 /** A short, stable fingerprint of a string (FNV-1a, 64 bits), to key a turn without keeping its text. */
 export function fingerprint(value: string): string {
   let hash = 0xcbf29ce484222325n;

@@ -1,4 +1,4 @@
-import { fingerprint, textOfContent } from './text.js';
+import { fingerprint, repliedToTail, textOfContent } from './text.js';
 
 /** What this package reads of a chat message. */
 export interface ChatMessageLike {
@@ -51,6 +51,18 @@ export function assistantTextAfter(messages: ReadonlyArray<ChatMessageLike>, use
     .filter((message) => message.role === 'assistant')
     .map((message) => textOfContent(message.content))
     .filter((text) => text !== '');
+}
+
+/** The end of the assistant's message just before the turn's user message (what it replies to), or ''. */
+export function repliedTo(messages: ReadonlyArray<ChatMessageLike>, userIndex: number): string {
+  for (let index = userIndex - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role === 'user' || INSTRUCTION_ROLES.has(message.role)) return '';
+    if (message.role !== 'assistant') continue;
+    const text = textOfContent(message.content);
+    if (text !== '') return repliedToTail(text);
+  }
+  return '';
 }
 
 /** The key of a turn: the space and every message up to the turn's user message. */

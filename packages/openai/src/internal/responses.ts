@@ -1,4 +1,4 @@
-import { fingerprint, textOfContent } from './text.js';
+import { fingerprint, repliedToTail, textOfContent } from './text.js';
 
 /** What this package reads of an input item of the Responses API. */
 export interface InputItemLike {
@@ -52,6 +52,24 @@ export function newTurnText(body: ResponsesBodyLike): string {
 export function lastUserText(body: ResponsesBodyLike): string {
   const items = itemsOf(body.input);
   for (let index = items.length - 1; index >= 0; index--) if (isUserMessage(items[index]!)) return textOfContent(items[index]!.content);
+  return '';
+}
+
+/**
+ * The end of the assistant's message in the input just before its last user message (what the
+ * turn replies to), or '' when the input holds none (the reply may be the previous response's).
+ */
+export function repliedToInInput(body: ResponsesBodyLike): string {
+  const items = itemsOf(body.input);
+  let index = items.length - 1;
+  while (index >= 0 && !isUserMessage(items[index]!)) index--;
+  for (index--; index >= 0; index--) {
+    const item = items[index]!;
+    if (isUserMessage(item) || item.role === 'system' || item.role === 'developer') return '';
+    if (item.role !== 'assistant') continue;
+    const text = textOfContent(item.content);
+    if (text !== '') return repliedToTail(text);
+  }
   return '';
 }
 
