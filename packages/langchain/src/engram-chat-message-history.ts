@@ -4,6 +4,7 @@ import type { BaseMessage, StoredMessage } from '@langchain/core/messages';
 import { mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages } from '@langchain/core/messages';
 import { inSpace } from './internal/in-space.js';
 import { encodePathPart, normalisePrefix } from './internal/path-part.js';
+import { repliedToTail } from './internal/replied-to.js';
 import { Transcript } from './internal/transcript.js';
 
 /** Options of `new EngramChatMessageHistory()`. */
@@ -81,14 +82,24 @@ export class EngramChatMessageHistory extends BaseListChatMessageHistory {
     await this.addMessages([message]);
   }
 
-  /** Appends the messages to the session and saves them as one conversation to learn from. */
+  /**
+   * Appends the messages to the session and saves them as one conversation to learn from, after the
+   * end of the assistant's message they reply to (the session's last one, when it was the AI's), so
+   * that a short answer is learned with the question it answers.
+   */
   async addMessages(messages: BaseMessage[]): Promise<void> {
     if (!messages.length) return;
     const at = new Date().toISOString();
+    const previous = this.#learn ? await this.#transcript.lastLine() : undefined;
     await this.#transcript.append(mapChatMessagesToStoredMessages(messages).map((stored) => JSON.stringify(stored)));
     if (!this.#learn) return;
     const conversation = this.#conversation(messages, at);
     if (!conversation.length) return;
+    if (previous !== undefined && conversation[0]!.role === 'user') {
+      const [before] = this.#conversation(mapStoredMessagesToChatMessages([JSON.parse(previous) as StoredMessage]), at);
+      if (before?.role === 'assistant' && typeof before.content === 'string')
+        conversation.unshift({ ...before, content: repliedToTail(before.content) });
+    }
     await this.#client.memories.add({ messages: conversation, title: `Chat ${this.sessionId}`.slice(0, 300), ...inSpace(this.#space) });
   }
 

@@ -75,6 +75,31 @@ describe('EngramChatMessageHistory', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it("saves a turn after the end of the AI's message it replies to, so a short answer is found by the question", async () => {
+    const space = freshSpace('ode');
+    const { client, to } = recordingClient();
+    const history = new EngramChatMessageHistory({ client, space, sessionId: 'club' });
+    await history.addMessages([new HumanMessage('I want to join a running club.'), new AIMessage('Great. How far do you run each week?')]);
+    await history.addMessages([new HumanMessage('About 40 km.'), new AIMessage('That is a solid base.')]);
+    const saves = to('POST', '/v1/memories').map((call) =>
+      (call.body!.messages as { role: string; content: string }[]).map((m) => [m.role, m.content]),
+    );
+    expect(saves).toEqual([
+      [
+        ['user', 'I want to join a running club.'],
+        ['assistant', 'Great. How far do you run each week?'],
+      ],
+      [
+        ['assistant', 'Great. How far do you run each week?'],
+        ['user', 'About 40 km.'],
+        ['assistant', 'That is a solid base.'],
+      ],
+    ]);
+    await learned(client, space);
+    const found = await client.search({ q: 'How far do I run each week?', space });
+    expect(found.memories[0]?.text).toBe('The user said about 40 km.');
+  });
+
   it('saves each turn once as a conversation with its speakers, and learns it only from there', async () => {
     const space = freshSpace('ines');
     const { client, to } = recordingClient();

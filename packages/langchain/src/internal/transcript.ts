@@ -36,6 +36,12 @@ export class Transcript {
     return files.flat();
   }
 
+  /** The last line written, or undefined for a new session (read once; `append` then reads nothing more). */
+  async lastLine(): Promise<string | undefined> {
+    const loaded = this.#loaded ?? (await this.#load());
+    return loaded.lastLines.at(-1);
+  }
+
   /** Adds lines at the end: the last file is filled, then new ones are started. */
   async append(lines: string[]): Promise<void> {
     if (!lines.length) return;
