@@ -3,7 +3,7 @@ import type { MessageType } from '@llamaindex/core/llms';
 import type { MemoryMessage } from '@llamaindex/core/memory';
 import { BaseMemoryBlock } from '@llamaindex/core/memory';
 import { BoundedMap } from './internal/bounded-map.js';
-import { latestUserText, MAX_QUESTION_CHARS, messageKey, savedMessages } from './internal/messages.js';
+import { latestUserText, MAX_QUESTION_CHARS, messageKey, repliedTo, savedMessages } from './internal/messages.js';
 
 const DEFAULT_TIMEOUT_MS = 2_000;
 const REMEMBERED_MESSAGES = 5_000;
@@ -156,6 +156,9 @@ export class EngramMemoryBlock<TAdditionalMessageOptions extends object = object
     const fresh = messages.filter((message) => !this.#saved.has(messageKey(message)));
     const conversation = savedMessages(fresh);
     if (!conversation.some((message) => message.role === 'user' || message.role === 'assistant')) return;
+    // A turn that opens with the user's words is saved after the end of the reply they answer.
+    const before = fresh.length ? repliedTo(messages, messages.indexOf(fresh[0]!)) : '';
+    if (before !== '') conversation.unshift({ role: 'assistant', content: before });
     for (const message of fresh) this.#saved.set(messageKey(message), true);
     const saving = this.#client.memories
       .add({ messages: conversation, ...(this.#space !== undefined && { space: this.#space }) })

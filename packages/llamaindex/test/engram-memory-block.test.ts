@@ -64,6 +64,15 @@ describe('EngramMemoryBlock in a LlamaIndex Memory', () => {
       { role: 'user', content: 'I moved to Oslo in May to work at a shipyard.' },
       { role: 'assistant', content: 'Anything else?' },
     ]);
+    // The next turn is saved after the end of the reply it answers.
+    await chat.chat({ message: 'One more thing: I cycle to the shipyard.' });
+    await block.flush();
+    expect(to('POST', '/v1/memories')).toHaveLength(3);
+    expect((to('POST', '/v1/memories')[2]!.body!.messages as Saved).map(({ role, content }) => ({ role, content }))).toEqual([
+      { role: 'assistant', content: 'Noted!' },
+      { role: 'user', content: 'Thanks, that is all for today.' },
+      { role: 'assistant', content: 'Noted!' },
+    ]);
     await learned(client, space);
 
     // A new chat (a new Memory) for the same user.
@@ -72,7 +81,7 @@ describe('EngramMemoryBlock in a LlamaIndex Memory', () => {
     expect(answer.message.content).toBe('You moved to Oslo.');
     expect(systemText(llm.prompts.at(-1)!)).toContain('Oslo');
     const { sources } = await client.sources.list({ space });
-    expect(sources.map((source) => source.kind)).toEqual(['conversation', 'conversation']);
+    expect(sources.map((source) => source.kind)).toEqual(['conversation', 'conversation', 'conversation']);
   });
 
   it('streams through a chat engine with the block in the prompt', async () => {

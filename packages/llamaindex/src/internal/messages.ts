@@ -54,3 +54,23 @@ export function messageKey(message: { id?: string; role: string; content: Messag
     ? `id\u0000${message.id}`
     : `text\u0000${message.role}\u0000${textOf(message.content)}`;
 }
+
+/** How much of the assistant's message before a turn is saved with it, at most (its last sentences). */
+export const REPLIED_TO_CHARS = 300;
+
+/**
+ * The end of the assistant's message just before `messages[first]` when that is the user's: what
+ * the user replied to ("… What kind of causes do you care about most?" before "Environment
+ * mostly."), from the start of a sentence, at most `max` characters; '' otherwise.
+ */
+export function repliedTo(messages: ReadonlyArray<MemoryMessage>, first: number, max = REPLIED_TO_CHARS): string {
+  if (first <= 0 || messages[first]?.role !== 'user') return '';
+  const before = messages[first - 1]!;
+  if (before.role !== 'assistant') return '';
+  const text = textOf(before.content);
+  if (text.length <= max) return text;
+  const boundary = /[.!?…]\s+/gu;
+  boundary.lastIndex = text.length - max;
+  const found = boundary.exec(text);
+  return found === null ? text.slice(text.length - max).trim() : text.slice(found.index + found[0].length);
+}
