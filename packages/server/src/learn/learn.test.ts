@@ -341,6 +341,18 @@ describe('learnFromMessages', () => {
     expect(lowered[0]?.text).toBe('The user said maybe Ilse will come.');
   });
 
+  it('reads "Not a morning person" as what the speaker is not, and "Not a problem" as talk', () => {
+    const facts = learnFromMessages(
+      readMessages([{ role: 'user', at, content: 'Not a morning person at all. Not much of a cook either.' }]),
+      {
+        writtenAt,
+      },
+    );
+    expect(facts.map((fact) => fact.text)).toEqual(['The user is not a morning person at all.', 'The user is not much of a cook either.']);
+    const talk = learnFromMessages(readMessages([{ role: 'user', at, content: 'Not a problem!' }]), { writtenAt });
+    expect(talk.map((fact) => fact.text)).not.toContain('The user is not a problem.');
+  });
+
   it('reads "Call me Sam, by the way." as the name the user goes by', () => {
     const facts = learnFromMessages(readMessages([{ role: 'user', at, content: 'Call me Sam, by the way.' }]), { writtenAt });
     expect(facts.map((fact) => fact.text)).toEqual(['The user goes by the name Sam.']);

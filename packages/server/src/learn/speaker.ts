@@ -578,6 +578,29 @@ const negatedAuxiliaries: Record<string, string> = {
   "ain't": "isn't",
 };
 
+/** What "Not a …" says of no one: replies and reactions ("Not a problem", "Not a big deal", "Not a bad idea"). */
+export const NOT_STATE_NOUNS = [
+  'problem',
+  'big deal',
+  'deal',
+  'chance',
+  'clue',
+  'worry',
+  'bother',
+  'issue',
+  'bad idea',
+  'good idea',
+  'bad thing',
+  'surprise',
+  'joke',
+  'coincidence',
+  'fan of that',
+  'thing',
+  'lot',
+  'bit',
+];
+const notStateNouns = new RegExp(`^(?:${NOT_STATE_NOUNS.join('|')})(?![\\p{L}])`, 'iu');
+
 const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
 const gerundSubjectVerbs = new Set([
   'is',
@@ -654,6 +677,13 @@ export function fillDroppedSubject(
     ];
   }
   if (verb.lower === 'been') return null;
+  // "Not a morning person", "Not much of a cook": what the speaker is not, "I'm" dropped; "Not a problem" is talk.
+  if (index === 0 && verb.lower === 'not') {
+    const rest = sentence.slice(contentStart + words[1]!.start, contentEnd);
+    const state = /^(?:a|an|much of an?|really an?|the biggest|a big|a huge)\s+(?=\p{L})/iu.exec(rest);
+    if (state === null || notStateNouns.test(rest.slice(state[0].length))) return null;
+    return [{ ...at(first), text: `${name} is not` }];
+  }
   /** The speaker written in before the verb, which becomes `verb` ("Just love it" → "<speaker> just loves it"). */
   const subjectBefore = (replacement: string): Edit[] =>
     index === 0
