@@ -34,6 +34,14 @@ const PATTERNS: [attribute: string, pattern: RegExp][] = [
       'u',
     ),
   ],
+  // "Omar got laid off", "Omar is between jobs": no workplace now, so the one said before is no longer current.
+  [
+    'work',
+    new RegExp(
+      `^${SUBJECT} (?:just )?(?:(?:is|has been) (?:now |still )?(?:between jobs|unemployed|out of work)|(?:got|was|has been) (?:laid off|let go|made redundant|fired)|(?:quit|quits|left|lost) (?:their|his|her|the user['’]s|\\p{Lu}[\\p{L}'’-]*['’]s) job|(?:has )?retired)\\b`,
+      'u',
+    ),
+  ],
   [
     'partner',
     new RegExp(

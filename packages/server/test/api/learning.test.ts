@@ -77,6 +77,18 @@ describe('learning: merging and updating', () => {
     expect(asked.body.answer).toBe('Pescatarian.');
   });
 
+  it('ends a job when the user says it ended: "got laid off" replaces where the user worked', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [{ role: 'user', content: 'I work as an editor at Quillmoor Press.', at: '2026-01-10T10:00:00Z' }],
+    });
+    await saveAndLearn(space, { messages: [{ role: 'user', content: 'I got laid off on Friday.', at: '2026-06-10T10:00:00Z' }] });
+    const current = (await memoriesOf(space)).map((memory) => memory.text);
+    expect(current).toEqual(['The user got laid off on Friday 5 June 2026.']);
+    const asked = await call('POST', '/v1/ask', { body: { question: 'Where do I work?', space } });
+    expect(asked.body.answer).toBe('The user got laid off on Friday 5 June 2026.');
+  });
+
   it('does not let an older fact replace a newer one', async () => {
     const space = freshSpace();
     await saveAndLearn(space, { messages: [{ role: 'user', name: 'Ana', content: 'I live in Porto.', at: '2026-06-01T10:00:00Z' }] });
