@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repliedTo as middlewareRepliedTo } from '../../packages/ai-sdk/src/internal/prompt.js';
 import { loadConfig } from '../../packages/server/src/config.js';
 import { learnFromMessages, readMessages } from '../../packages/server/src/learn/index.js';
 import { startServer } from '../../packages/server/src/server.js';
@@ -116,7 +117,16 @@ function turnsOf(session: Session): Turn[] {
     const at = new Date(Date.parse(session.date) + (index / 2) * 60_000).toISOString();
     // The middleware saves the end of the assistant's message the user's words reply to before them.
     const before = index > 0 ? session.messages[index - 1] : undefined;
-    const repliedTo = before?.role === 'assistant' ? replyTail(before.content) : '';
+    const repliedTo =
+      before?.role === 'assistant'
+        ? middlewareRepliedTo(
+            [
+              { role: 'assistant', content: [{ type: 'text', text: before.content }] },
+              { role: 'user', content: [{ type: 'text', text: user.content }] },
+            ],
+            1,
+          )
+        : '';
     turns.push({
       session: session.session,
       first: repliedTo === '' ? index : index - 1,
@@ -130,15 +140,6 @@ function turnsOf(session: Session): Turn[] {
   return turns;
 }
 const messageId = (session: number, message: number) => `S${session}:${message}`;
-/** What `engramMemory()` saves of the assistant's message before a turn (@engram/ai-sdk's `repliedTo`). */
-function replyTail(text: string, max = 300): string {
-  if (text.length <= max) return text;
-  const from = text.length - max;
-  const boundary = /[.!?]\s+/g;
-  boundary.lastIndex = from;
-  const found = boundary.exec(text);
-  return found ? text.slice(found.index + found[0].length) : text.slice(from);
-}
 
 // ---- measuring ---------------------------------------------------------------------------
 const KINDS: Kind[] = ['fact', 'preference', 'update', 'temporal', 'aggregation', 'unanswerable'];
