@@ -235,7 +235,7 @@ export function personNamed(question: string, text: string): string | null {
     const plain = word.text.toLowerCase().replace(/['’]s$/u, '');
     // A sentence's capitalised first word is a name when it reads as a singular noun ("Ana", not "Here" or "Thankfully").
     if (index === 0 && !(word.capital && nlp(word.text).has('#Singular'))) continue;
-    const named = word.capital && !names.has(word.stem) && !CALENDAR.has(plain) && !FUNCTION_WORDS.has(plain);
+    const named = word.capital && !names.has(word.stem) && !CALENDAR.has(plain.replace(/s$/u, '')) && !FUNCTION_WORDS.has(plain);
     if (named) run.push(word);
     else close();
   }

@@ -8,6 +8,7 @@ import { asksView, asksWhen, queryTerms, questionNames, questionTime } from './q
 import type { QueryWord } from './search.js';
 import {
   addDense,
+  bearingPlaces,
   bearsOn,
   isSubjectNamed,
   judge,
@@ -406,5 +407,45 @@ describe('query cues', () => {
     expect(asksView('What does Wendell think about the new kiln?')).toBe(true);
     expect(asksView('How did Priya describe the lake cabin?')).toBe(true);
     expect(asksView('What did Wendell paint?')).toBe(false);
+  });
+});
+
+describe('the memories bearing on a question asking for one kind of answer (bearingPlaces)', () => {
+  // "What is the principal's name?": lexeme 0 "principal", lexeme 1 "name" (asks for a name).
+  const words: QueryWord[] = [word([0]), { ...word([1]), asksName: true }];
+  const ids = (hits: LexemeHit[]) => {
+    const ranking = scoreHits(columnsOf(hits), 10, words, 2, { names: [], when: false });
+    return bearingPlaces(ranking, [], words).map((place) => ranking.hits.id[place]!);
+  };
+
+  it('reads what the question is about, not the word asking for a name', () => {
+    // "The principal liked the plan." and "The starter is named Gerald.": only the first is about the principal.
+    expect(ids([hit(1, [3, 0]), hit(2, [0, 3])])).toEqual([1]);
+    // Without the flag the word asking counts as any other word, and both bear.
+    const plain: QueryWord[] = [word([0]), word([1])];
+    const ranking = scoreHits(columnsOf([hit(1, [3, 0]), hit(2, [0, 3])]), 10, plain, 2, { names: [], when: false });
+    expect(
+      bearingPlaces(ranking, [], plain)
+        .map((place) => ranking.hits.id[place]!)
+        .sort(),
+    ).toEqual([1, 2]);
+  });
+
+  it('adds what was said near one bearing on it, when it says any of the question', () => {
+    // "What is the name of Mia's second puppy?": lexeme 0 "mia" (in most of a hundred memories), 1
+    // "puppy", 2 "name". Memory 1 bears ("Mia got a second puppy."); memory 2 says only Mia and the
+    // asking word two messages later ("Mia said her name is Shadow."); memory 3 says nothing of the
+    // question beside it; memory 4 is as memory 2 in another source, memory 5 too far down the talk.
+    const asked: QueryWord[] = [word([0]), word([1]), { ...word([2]), asksName: true }];
+    const hits = [
+      hit(1, [3, 3, 0], { passage: 'src:a:4' }),
+      hit(2, [3, 0, 3], { passage: 'src:a:6' }),
+      hit(3, [0, 0, 2], { passage: 'src:a:5' }),
+      hit(4, [3, 0, 3], { passage: 'src:b:4' }),
+      hit(5, [3, 0, 3], { passage: 'src:a:9' }),
+    ];
+    const ranking = scoreHits(columnsOf(hits), 100, asked, 3, { names: [], when: false }, [80, 1, 10]);
+    const bearing = bearingPlaces(ranking, [], asked).map((place) => ranking.hits.id[place]!);
+    expect(bearing).toEqual([1, 2]);
   });
 });

@@ -13,9 +13,10 @@ import {
   searchMemoryColumns,
 } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
+import { type AnswerKind, answerKindAsked, holdsAnswerKind } from './answer-kind.js';
 import { COVERED_SHARE, DENSE_MOST, denseCue, textVector } from './dense.js';
 import { cueKind } from './kind-cue.js';
-import { addNearby } from './nearby.js';
+import { addNearby, messageAt } from './nearby.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
 import { asksView, asksWhen, nameAsWritten, queryTerms, questionNames, questionTime } from './query.js';
@@ -28,6 +29,7 @@ import {
   COVERAGE_WEIGHT,
   DATE_CUE,
   FLOOR,
+  KIND_THRESHOLD,
   KNOWN_THRESHOLD,
   MENTIONS_SPAN,
   MESSAGE_LEVEL_WEIGHT,
@@ -104,6 +106,8 @@ export interface QueryWord {
   part?: WordPart;
   /** The slot attribute the word asks about ("live" → home), which a memory in that slot answers in other words. */
   attribute?: string;
+  /** The word asks for a name ("name", "called"): a memory saying it may be about something else. */
+  asksName?: boolean;
 }
 
 /**
@@ -295,6 +299,7 @@ export function queryWordsOf(
         name,
         part: parts === null ? undefined : partOf(term, name, parts),
         attribute: ATTRIBUTE_WORDS[term],
+        ...(NAME_ASKING.has(term) ? { asksName: true } : {}),
       });
     }
   });
@@ -414,12 +419,13 @@ export async function recall(
   const kept = aboveFloor(ranking);
   if (!kept || (options.judge !== false && !bearsOn(ranking, words, names))) return nothing;
   const shown = Array.from(ranking.order.subarray(0, Math.min(options.limit, kept)));
-  const rows = await loadMemories(
-    db,
-    scope,
-    shown.flatMap((place) => (read.has(hits.id[place]!) ? [] : [hits.id[place]!])),
-  );
+  // A question only one kind of answer answers: the memories the judgement reads must give one (answer-kind.ts).
+  const kind = options.judge === false ? null : answerKindAsked(asked);
+  const judged = kind === null ? [] : bearingPlaces(ranking, names, words);
+  const wanted = [...new Set([...shown, ...judged].map((place) => hits.id[place]!))].filter((id) => !read.has(id));
+  const rows = await loadMemories(db, scope, wanted);
   const byId = new Map([...read, ...rows.map((row) => [row.id, row] as const)]);
+  if (kind !== null && !judged.some((place) => holdsKind(byId.get(hits.id[place]!), kind, asked))) return nothing;
   const memories = shown
     .map((place) => ({ row: byId.get(hits.id[place]!)!, score: ranking.score[place]! }))
     .filter((item) => item.row !== undefined);
@@ -570,22 +576,65 @@ const JUDGED = 10;
  * what Ana painted).
  */
 export function judge(ranking: Ranking, names: string[], words: QueryWord[] = []): number {
-  // The best JUDGED about a named name when there are any, else the best JUDGED: only as many
-  // memories are looked at as it takes to find them (a large space brings in thousands).
-  const { hits, direct, order } = ranking;
   let best = 0;
-  let seen = 0;
+  for (const place of judgedPlaces(ranking, names, words)) best = Math.max(best, ranking.direct[place]!);
+  return best;
+}
+
+/**
+ * The memories the judgement reads, by place: the best JUDGED about a name the question names
+ * when there are any, else the best JUDGED. Only as many memories are looked at as it takes to
+ * find them (a large space brings in thousands).
+ */
+export function judgedPlaces(ranking: Ranking, names: string[], words: QueryWord[] = []): number[] {
+  const { hits, order } = ranking;
+  const places: number[] = [];
   if (names.length) {
-    for (let index = 0; index < ranking.length; index++) {
+    for (let index = 0; index < ranking.length && places.length < JUDGED; index++) {
       const place = order[index]!;
-      if (!isAboutName(hits, place, names, words)) continue;
-      best = Math.max(best, direct[place]!);
-      if (++seen === JUDGED) break;
+      if (isAboutName(hits, place, names, words)) places.push(place);
     }
   }
-  if (seen) return best;
-  for (let index = 0; index < Math.min(JUDGED, ranking.length); index++) best = Math.max(best, direct[order[index]!]!);
-  return best;
+  if (places.length) return places;
+  return Array.from(order.subarray(0, Math.min(JUDGED, ranking.length)));
+}
+
+/**
+ * The memories that bear on the question by what it is about, for the check of the kind of answer
+ * asked (answer-kind.ts): of those the judgement reads and of the best JUDGED whatever they are
+ * about (a name the question names, "Spanish" in "What is my Spanish tutor called?", may hold the
+ * answer's memory back from the first), those saying at least KIND_THRESHOLD of the question's
+ * words other than those asking for a name (Ranking.about); and, of these and of the best
+ * MAX_SHOWN (what a context block chooses from), those saying any of it within NEAR_MESSAGES
+ * messages of one of them. The same whatever the limit asked, so context and ask agree.
+ */
+export function bearingPlaces(ranking: Ranking, names: string[], words: QueryWord[]): number[] {
+  const about = ranking.about ?? ranking.direct;
+  const places = [...new Set([...judgedPlaces(ranking, names, words), ...judgedPlaces(ranking, [], words)])];
+  const bearing = places.filter((place) => about[place]! >= KIND_THRESHOLD);
+  // The talk around one of them tells the rest of it ("Biscuit ate a sock." — "The bill was 420
+  // pounds."; "Mia got a second puppy." — "Her name is Shadow."): the learner writes one memory
+  // per sentence. Not what was said of nothing asked ("Sonia wants a cat instead." beside "Ivy has
+  // been begging for a dog.").
+  const { hits } = ranking;
+  const near = (left: number, right: number) => {
+    const one = messageAt(hits, left);
+    const other = messageAt(hits, right);
+    return one !== null && other !== null && one.source === other.source && Math.abs(one.index - other.index) <= NEAR_MESSAGES;
+  };
+  const reach = Array.from(ranking.order.subarray(0, Math.min(MAX_SHOWN, ranking.length)));
+  const nearBy = [...new Set([...places, ...reach])].filter(
+    (place) => !bearing.includes(place) && about[place]! > 0 && bearing.some((other) => near(place, other)),
+  );
+  return [...bearing, ...nearBy];
+}
+
+/** How many messages away a memory may be said from one bearing on the question and tell the rest of it (bearingPlaces). */
+const NEAR_MESSAGES = 2;
+
+/** Whether a loaded memory holds an answer of the kind asked (answer-kind.ts); a memory not loaded holds none. */
+function holdsKind(row: MemoryRow | undefined, kind: AnswerKind, question: string): boolean {
+  return row !== undefined && holdsAnswerKind(kind, question, row.text);
 }
 
 /**
@@ -725,6 +774,12 @@ export interface Ranking {
    * word nothing stored says by what it does in the question (UNSEEN_THING_WEIGHT, UNSEEN_MANNER_WEIGHT).
    */
   direct: Float64Array;
+  /**
+   * `direct` without the words asking for a name ("name", "called"), when scored here: how much of
+   * what the question is about the memory says ("The starter is named Gerald." says the "name" of
+   * "What is the principal's name?" and nothing of the principal).
+   */
+  about?: Float64Array;
   /** How much of the question's weighted words the memory covers where it says them (0..1; see scoreHits), when scored here. */
   coverage?: Float64Array;
   /** Places, best first; the first `length` are listed (`aboveFloor` drops some). */
@@ -804,6 +859,7 @@ export function scoreHits(
       : rarest * ((word.part ?? 'thing') === 'thing' ? UNSEEN_THING_WEIGHT : UNSEEN_MANNER_WEIGHT),
   );
   const judgedSum = judged.reduce((left, right) => left + right, 0);
+  const aboutSum = judged.reduce((total, weight, index) => (words[index]!.asksName === true ? total : total + weight), 0);
   // What each word scores a memory for, worked out once for all the memories: a memory naming a
   // kind of the word (or of its related words), each class no more than its own rarity; a
   // related word by its own rarity too ("go" for "moved" is worth little); the slot it asks about.
@@ -833,6 +889,7 @@ export function scoreHits(
         .filter(inAny),
       weight,
       judged: judged[index]!,
+      asksName: word.asksName === true,
       namesTime: cues.time?.words?.includes(index) === true,
     };
   });
@@ -848,11 +905,12 @@ export function scoreHits(
     return named;
   };
 
-  const buffer = new ArrayBuffer(length * (8 + 8 + 8 + 4));
+  const buffer = new ArrayBuffer(length * (8 + 8 + 8 + 8 + 4));
   const score = new Float64Array(buffer, 0, length);
   const direct = new Float64Array(buffer, 8 * length, length);
   const covers = new Float64Array(buffer, 16 * length, length);
-  const order = new Int32Array(buffer, 24 * length, length);
+  const about = new Float64Array(buffer, 24 * length, length);
+  const order = new Int32Array(buffer, 32 * length, length);
   // Indexed loops over the columns: this runs for each of the thousands of memories a large
   // space brings in, and makes no object for any of them.
   for (let place = 0; place < length; place++) {
@@ -861,6 +919,7 @@ export function scoreHits(
     const slotText = slot === -1 ? null : hits.texts[slot]!;
     let covered = 0;
     let ownWords = 0;
+    let aboutWords = 0;
     const said = hits.said[place]!;
     const saidInTime = cues.time !== undefined && said >= cues.time.start && said < cues.time.end;
     for (let wordIndex = 0; wordIndex < scoring.length; wordIndex++) {
@@ -881,7 +940,10 @@ export function scoreHits(
         const lexeme = word.answerKinds[index]!;
         if (lexeme !== -1 && levels[from + lexeme] === OWN_WORDS) saysKind = true;
       }
-      if (inSlot || saysOwn || saysKind) ownWords += word.judged;
+      if (inSlot || saysOwn || saysKind) {
+        ownWords += word.judged;
+        if (!word.asksName) aboutWords += word.judged;
+      }
       for (let index = 0; index < word.classes.length; index++) {
         const kind = word.classes[index]!;
         if (kind[0] !== -1 && levels[from + kind[0]]) match = Math.max(match, kind[1]);
@@ -908,9 +970,10 @@ export function scoreHits(
       RECENCY_WEIGHT * recency;
     score[place] = Math.min(1, total) * reportedShare(flags, cues);
     direct[place] = judgedSum > 0 ? ownWords / judgedSum : 0;
+    about[place] = aboutSum > 0 ? aboutWords / aboutSum : direct[place]!;
     order[place] = place;
   }
-  const ranking: Ranking = { hits, score, direct, coverage: covers, order, length };
+  const ranking: Ranking = { hits, score, direct, about, coverage: covers, order, length };
   // The order byScoreOf gives, without a comparator's call for each of the thousands of comparisons.
   sortPlaces(order, length, score, hits.id);
   return ranking;

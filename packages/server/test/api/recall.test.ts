@@ -284,6 +284,35 @@ describe('recall', () => {
     expect(ask.body.answer).toBeNull();
   });
 
+  it('judges a question only one kind of answer answers empty when what bears on it gives none', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      text: [
+        'I bought a used van last week, it has 48,000 miles on it.',
+        'My daughter Mia started violin lessons on Wednesdays.',
+        'My manager is called Ruth.',
+        'The principal liked my lab safety plan.',
+      ].join(' '),
+    });
+    const context = (question: string) => call('POST', '/v1/context', { body: { question, space } });
+    // A count of miles is no price; a weekday is no name; the principal's memory names nobody.
+    for (const question of ['How much did I pay for the van?', "What is Mia's violin teacher called?", "What is the principal's name?"]) {
+      const reply = await context(question);
+      expect(reply.body.empty, question).toBe(true);
+      expect((await call('POST', '/v1/ask', { body: { question, space } })).body.answer, question).toBeNull();
+    }
+    // Where the kind asked for is there, the memory answers.
+    const manager = await context('What is my manager called?');
+    expect(manager.body.empty).toBe(false);
+    expect(manager.body.memories[0].text).toMatch(/Ruth/);
+    const miles = await context('How many miles does the van have?');
+    expect(miles.body.empty).toBe(false);
+    expect(miles.body.context).toMatch(/48,000 miles/);
+    // Search lists every match, without the judgement.
+    const listed = await call('POST', '/v1/search', { body: { q: 'How much did I pay for the van?', space } });
+    expect(listed.body.memories[0].text).toMatch(/van/);
+  });
+
   it('search honours kind and limit', async () => {
     const space = await spaceWithFacts();
     const prefs = await call('POST', '/v1/search', { body: { q: 'Priya book choir rehearsal', kind: 'pref', space } });

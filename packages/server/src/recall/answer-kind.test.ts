@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { answerKindAsked, holdsAnswerKind } from './answer-kind.js';
+
+describe('the kind of answer a question asks for (answerKindAsked)', () => {
+  it('reads "how much" and "how old" as asking for an amount', () => {
+    expect(answerKindAsked('How much did Tova pay for the kayak?')).toBe('amount');
+    expect(answerKindAsked('How old is Tova?')).toBe('amount');
+    // "How many…" may be counted across memories, none of which says the number.
+    expect(answerKindAsked('How many times has Tova been sailing?')).toBeNull();
+  });
+
+  it('reads a question asking for a name, or for a kind of thing known by its name, as asking for a name', () => {
+    expect(answerKindAsked("What is Tova's cat's name?")).toBe('name');
+    expect(answerKindAsked('What is the name of the ferry?')).toBe('name');
+    expect(answerKindAsked("What is Tova's brother called?")).toBe('name');
+    expect(answerKindAsked('Which airline does Tova fly with?')).toBe('name');
+    expect(answerKindAsked('Which city did Tova move to?')).toBe('name');
+  });
+
+  it('leaves other questions alone, kinds often said in plain words among them', () => {
+    expect(answerKindAsked('What did Tova cook on Friday?')).toBeNull();
+    expect(answerKindAsked('Which shop does Tova like?')).toBeNull();
+    expect(answerKindAsked('What breed is the dog?')).toBeNull();
+    expect(answerKindAsked('Where does Tova live?')).toBeNull();
+  });
+});
+
+describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)', () => {
+  it('finds an amount in a number, not in a date or a year alone', () => {
+    const asked = 'How much did Tova pay for the kayak?';
+    expect(holdsAnswerKind('amount', asked, 'Tova paid 640 for the kayak.')).toBe(true);
+    expect(holdsAnswerKind('amount', asked, 'Tova bought the kayak for forty pounds.')).toBe(true);
+    expect(holdsAnswerKind('amount', asked, 'Tova bought a kayak on 3 May 2025.')).toBe(false);
+    expect(holdsAnswerKind('amount', asked, 'Tova bought a 2019 kayak.')).toBe(false);
+  });
+
+  it('does not take a count of another unit for what something cost', () => {
+    const asked = 'How much did Tova pay for the van?';
+    expect(holdsAnswerKind('amount', asked, 'The van has 48,000 miles on it.')).toBe(false);
+    expect(holdsAnswerKind('amount', asked, 'The van cost 8,500 in the end.')).toBe(true);
+    // A question not about money keeps the unit ("How much weight…").
+    expect(holdsAnswerKind('amount', 'How much weight has Tova lost?', 'Tova lost 6 kilos since March.')).toBe(true);
+  });
+
+  it('finds an age in a number a life reaches, told in years or months when a unit follows', () => {
+    const asked = 'How old is Tova?';
+    expect(holdsAnswerKind('amount', asked, 'Tova is 34 and runs a bakery.')).toBe(true);
+    expect(holdsAnswerKind('amount', asked, 'Tova is in her thirties.')).toBe(true);
+    expect(holdsAnswerKind('amount', asked, 'The puppy is nine months old.')).toBe(true);
+    expect(holdsAnswerKind('amount', asked, 'Rent is 1,150 split with Tova.')).toBe(false);
+    expect(holdsAnswerKind('amount', asked, 'Tova walks 5 miles a day.')).toBe(false);
+  });
+
+  it("finds a name the question does not say, not a weekday, a month or the question's own name", () => {
+    const asked = "What is Tova's cello teacher called?";
+    expect(holdsAnswerKind('name', asked, "Tova's cello teacher is Mr Okafor.")).toBe(true);
+    expect(holdsAnswerKind('name', asked, 'Tova started cello lessons on Wednesdays.')).toBe(false);
+    expect(holdsAnswerKind('name', asked, 'Tova loves her cello teacher.')).toBe(false);
+  });
+});

@@ -1,0 +1,79 @@
+import { stemmer } from 'stemmer';
+import { askedWord, personNamed, withoutDates } from './answer-span.js';
+
+/**
+ * The kind of answer some questions can only be answered with, for the judgement whether
+ * anything is known (search.ts): a memory that shares the question's words but holds no answer
+ * of that kind does not answer it. "How much did I pay for the car?" is not answered by "The user
+ * bought a green car." however well the words match; "What is the principal's name?" is not
+ * answered by "The principal liked the user's plan." These are in-domain questions (every word
+ * but the answer is stored), which word weights alone cannot tell from answerable ones.
+ *
+ * - `amount`: "How much…" and "How old…" want a number (or a decade of age: "in his thirties").
+ * - `name`: "What is X's name?", "What is X called?", and "Which city / band / airline…": kinds
+ *   of thing known by a name, which a memory gives as one (see NAME_KINDS).
+ */
+export type AnswerKind = 'amount' | 'name';
+
+/**
+ * Kinds of thing a memory names with a proper name when it says which: "Which airline…" is
+ * answered by "flying with Aer Lingus", not by "flying on Friday". Kinds often said without a
+ * name ("the corner shop", "a beagle", "the beach") are left out: a memory can answer them in
+ * plain words.
+ */
+const NAME_KINDS = new Set(
+  'city town country state island language team company brand band artist author singer university college airline hotel'
+    .split(' ')
+    .map((word) => stemmer(word)),
+);
+
+/** The kind of answer a question asks for, when only one kind can answer it; null for any other question. */
+export function answerKindAsked(question: string): AnswerKind | null {
+  if (/^\s*how\s+(?:much|old)\b/iu.test(question)) return 'amount';
+  // "What is the name of…", "What are her cats' names?", "What is Ana's dog called?".
+  if (/^\s*(?:what|which)\b.*\bnames?\b/iu.test(question) || /^\s*what\b.*\b(?:called|named)\s*[?.!]*\s*$/iu.test(question)) {
+    return 'name';
+  }
+  const word = askedWord(question);
+  return word !== null && NAME_KINDS.has(stemmer(word)) ? 'name' : null;
+}
+
+/** Number words a memory says an amount or an age with. */
+const NUMBER_WORD =
+  /\b(?:\d+(?:[.,]\d+)*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|half|couple|few|teens?|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|free)\b/giu;
+/** A year written alone ("a 2019 Outback"), which is no amount. */
+const YEAR = /^(?:19|20)\d\d$/u;
+/** Units a number counts other than money or age ("48,000 miles"): no answer to what something cost. */
+const NOT_MONEY =
+  /^\s+(?:miles?|km|kilomet(?:re|er)s?|met(?:re|er)s?|feet|foot|inches|steps|laps|reps|sets|pages|words|people|guests|kids|times|minutes?|hours?|days?|weeks?|months?|years?|seconds?)\b/iu;
+/** What a "how much" question asks when it asks what something cost. */
+const MONEY_ASKED =
+  /\b(?:pay|paid|cost|costs|price|spend|spent|earn|earned|charge|charged|rent|salary|owe|worth|budget|save|saved|fee)\b/iu;
+
+/**
+ * Whether a memory's text holds an answer of the kind asked: for `amount` a number that is not a
+ * date (a year alone, a day of a written date), and, when the question asks what something cost,
+ * not a count of another unit; for `name` a name the question does not say (answer-span.ts's
+ * personNamed: a run of capitalised words, no month or weekday, no opening word that is not a noun).
+ */
+export function holdsAnswerKind(kind: AnswerKind, question: string, text: string): boolean {
+  if (kind === 'name') return personNamed(question, text) !== null;
+  const plain = withoutDates(text);
+  const age = /^\s*how\s+old\b/iu.test(question);
+  const money = !age && MONEY_ASKED.test(question);
+  for (const match of plain.matchAll(NUMBER_WORD)) {
+    const number = match[0];
+    if (YEAR.test(number)) continue;
+    const after = plain.slice(match.index + number.length);
+    if (money && NOT_MONEY.test(after)) continue;
+    // An age is a number a life can reach, of years, months, weeks or days when a unit follows.
+    if (age && (/[.,]|k$/u.test(number) || Number(number) > MAX_AGE || (NOT_MONEY.test(after) && !AGE_UNIT.test(after)))) continue;
+    return true;
+  }
+  return false;
+}
+
+/** The greatest number read as an age ("Sam is 34"; "rent is 1,150" gives none). */
+const MAX_AGE = 120;
+/** Units an age is told in ("nine months old"). */
+const AGE_UNIT = /^\s+(?:years?|months?|weeks?|days?)\b/iu;
