@@ -422,6 +422,10 @@ describe('learnFromText', () => {
     }
   });
 
+  it('keeps the space before a file extension and closes up the space before punctuation', () => {
+    expect(texts(learnFromText('Most of my files are .ai , sadly .', { writtenAt }))).toEqual(["Most of the user's files are .ai, sadly."]);
+  });
+
   it('resolves dates against the time the note was written', () => {
     expect(texts(learnFromText('I started yoga yesterday.', { writtenAt }))).toEqual(['The user started yoga on 24 November 2026.']);
   });

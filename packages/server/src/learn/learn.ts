@@ -506,7 +506,8 @@ function finish(text: string, question: boolean): string {
     .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]+/gu, ' ')
     .replace(/(?:^|\s)(?:[:;=]-?[)(DPp3\]/]|<3+|xD+)(?=\s|$)/g, ' ')
     .replace(/\s+/g, ' ')
-    .replace(/\s+([,.!?;:])/g, '$1')
+    // Not before a word: "files are .ai" keeps its space.
+    .replace(/\s+([,.!?;:]+)(?![\p{L}\p{N}])/gu, '$1')
     .trim()
     .replace(/[\s,;:–—-]+$/u, '');
   result = result.replace(/[.!?…]+(["'’”)\]]*)$/u, '$1');

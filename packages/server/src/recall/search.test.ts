@@ -22,6 +22,7 @@ import {
   scoreHits,
   timeWordsOf,
 } from './search.js';
+import { KNOWN_THRESHOLD } from './weights.js';
 
 const hit = lexemeHit;
 /** Scores hits (as the columns a search gives) and lists them as objects, best first. */
@@ -447,5 +448,24 @@ describe('the memories bearing on a question asking for one kind of answer (bear
     const ranking = scoreHits(columnsOf(hits), 100, asked, 3, { names: [], when: false }, [80, 1, 10]);
     const bearing = bearingPlaces(ranking, [], asked).map((place) => ranking.hits.id[place]!);
     expect(bearing).toEqual([1, 2]);
+  });
+});
+
+describe('a thing stored under the name of a kind of it (scoreHits)', () => {
+  it('counts a memory naming a kind of an unseen thing as saying it, where it says more of the question', () => {
+    // "What breed is my dog Biscuit?" where no memory says "dog": lexeme 0 "dog" (never stored), 1
+    // "biscuit", 2 the class "dog" that "beagle" is indexed under.
+    const words: QueryWord[] = [
+      { ...word([0], [], [2]), part: 'thing' },
+      { ...word([1]), part: 'thing' },
+    ];
+    const hits = [hit(1, [0, 3, 3]), hit(2, [0, 0, 3]), hit(3, [0, 3, 0])];
+    const direct = new Map(
+      listed(scoreHits(columnsOf(hits), 20, words, 3, { names: [], when: false })).map((item) => [item.hit.id, item.direct]),
+    );
+    // "My beagle Biscuit…" bears on it; a beagle alone, or Biscuit alone, does not.
+    expect(direct.get(1)).toBeGreaterThan(KNOWN_THRESHOLD);
+    expect(direct.get(2)).toBe(0);
+    expect(direct.get(3)).toBeLessThan(KNOWN_THRESHOLD);
   });
 });

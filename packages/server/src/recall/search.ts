@@ -852,6 +852,8 @@ export function scoreHits(
     return Math.max(...seen.map(idfOf));
   });
   const sum = weights.reduce((left, right) => left + right, 0);
+  // A thing no memory says but one names a kind of ("beagle" for "dog") is stored under that name.
+  const namedAsKind = words.map((word) => word.broader.filter((lexeme) => (frequency[lexeme] ?? 0) > 0));
   // The judgement weighs a word nothing stored says by what it does in the question.
   const judged = words.map((word, index) =>
     word.own.some((lexeme) => (frequency[lexeme] ?? 0) > 0)
@@ -875,6 +877,11 @@ export function scoreHits(
       slot: word.attribute === undefined ? null : `|${word.attribute}`,
       // A memory naming a kind of the answer asked for ("cello" for "Which instrument…") says it too.
       answerKinds: (word.part === 'answer' ? word.broader : []).map(inColumns),
+      // A thing no memory says, named by a kind of it ("beagle" for "dog"): said where the memory says more of the question.
+      thingKinds: (word.part !== 'answer' && !word.own.some((lexeme) => (frequency[lexeme] ?? 0) > 0) ? namedAsKind[index]! : []).map(
+        inColumns,
+      ),
+      kindWeight: namedAsKind[index]!.length ? Math.max(...namedAsKind[index]!.map(idfOf)) : 0,
       classes: [
         ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
         ...word.relatedBroader.map((lexeme) => [lexeme, RELATED_BROADER_WEIGHT] as const),
@@ -920,6 +927,8 @@ export function scoreHits(
     let covered = 0;
     let ownWords = 0;
     let aboutWords = 0;
+    let kindWords = 0;
+    let kindShift = 0;
     const said = hits.said[place]!;
     const saidInTime = cues.time !== undefined && said >= cues.time.start && said < cues.time.end;
     for (let wordIndex = 0; wordIndex < scoring.length; wordIndex++) {
@@ -943,6 +952,16 @@ export function scoreHits(
       if (inSlot || saysOwn || saysKind) {
         ownWords += word.judged;
         if (!word.asksName) aboutWords += word.judged;
+      } else {
+        for (let index = 0; index < word.thingKinds.length; index++) {
+          const lexeme = word.thingKinds[index]!;
+          if (lexeme !== -1 && levels[from + lexeme] === OWN_WORDS) {
+            // For this memory the thing is stored, under that kind's name: weighed as that name is rare.
+            kindWords += word.kindWeight;
+            kindShift += word.kindWeight - word.judged;
+            break;
+          }
+        }
       }
       for (let index = 0; index < word.classes.length; index++) {
         const kind = word.classes[index]!;
@@ -969,8 +988,17 @@ export function scoreHits(
       (inTime ? TIME_CUE : 0) +
       RECENCY_WEIGHT * recency;
     score[place] = Math.min(1, total) * reportedShare(flags, cues);
-    direct[place] = judgedSum > 0 ? ownWords / judgedSum : 0;
-    about[place] = aboutSum > 0 ? aboutWords / aboutSum : direct[place]!;
+    // A kind of a thing asked counts where the memory says another word of the question itself
+    // (a thing is no word asking for a name: those ask for the answer, so `about` shifts alike).
+    const kindCounts = ownWords > 0 && kindWords > 0;
+    const ownSum = kindCounts ? judgedSum + kindShift : judgedSum;
+    const aboutOwnSum = kindCounts ? aboutSum + kindShift : aboutSum;
+    if (kindCounts) {
+      ownWords += kindWords;
+      aboutWords += kindWords;
+    }
+    direct[place] = ownSum > 0 ? ownWords / ownSum : 0;
+    about[place] = aboutOwnSum > 0 ? aboutWords / aboutOwnSum : direct[place]!;
     order[place] = place;
   }
   const ranking: Ranking = { hits, score, direct, about, coverage: covers, order, length };

@@ -313,6 +313,27 @@ describe('recall', () => {
     expect(listed.body.memories[0].text).toMatch(/van/);
   });
 
+  it('knows a thing stored under the name of a kind of it', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', content: 'My beagle Biscuit keeps stealing my sketchbooks off the sofa.' },
+        { role: 'assistant', content: 'No problem at all.' },
+        { role: 'user', content: 'I work as a designer at a charity in Bristol.' },
+      ],
+    });
+    const listed = await call('GET', `/v1/memories?space=${space}`);
+    const texts = listed.body.memories.map((memory: { text: string }) => memory.text);
+    expect(texts).toContain("The user's beagle Biscuit keeps stealing the user's sketchbooks off the sofa.");
+    // No memory says "dog"; one names a beagle, a kind of dog, with Biscuit.
+    const breed = await call('POST', '/v1/context', { body: { question: 'What breed is my dog Biscuit?', space } });
+    expect(breed.body.empty).toBe(false);
+    expect(breed.body.context).toMatch(/beagle/);
+    // A thing of no kind stored is still unknown.
+    const cat = await call('POST', '/v1/context', { body: { question: 'What is my cat called?', space } });
+    expect(cat.body.empty).toBe(true);
+  });
+
   it('search honours kind and limit', async () => {
     const space = await spaceWithFacts();
     const prefs = await call('POST', '/v1/search', { body: { q: 'Priya book choir rehearsal', kind: 'pref', space } });
