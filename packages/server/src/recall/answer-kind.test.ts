@@ -57,4 +57,16 @@ describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)',
     expect(holdsAnswerKind('name', asked, 'Tova started cello lessons on Wednesdays.')).toBe(false);
     expect(holdsAnswerKind('name', asked, 'Tova loves her cello teacher.')).toBe(false);
   });
+
+  it("does not take a person's first name for a thing's, nor a known city for a hotel's or a person's", () => {
+    expect(holdsAnswerKind('name', 'Which airline is Tova flying with?', 'Tova is flying with Aer Lingus on Friday.')).toBe(true);
+    expect(holdsAnswerKind('name', 'Which airline is Tova flying with?', 'Tova flies out for the wedding of her cousin Rania.')).toBe(
+      false,
+    );
+    expect(holdsAnswerKind('name', 'Which hotel is Tova staying at?', 'Tova is staying in Lisbon for a week.')).toBe(false);
+    expect(holdsAnswerKind('name', 'Which city did Tova move to?', 'Tova moved to Lisbon in May.')).toBe(true);
+    expect(holdsAnswerKind('name', 'Which band does Tova play in?', 'Tova plays bass with her friend Sonia.')).toBe(false);
+    expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons in Lisbon.')).toBe(false);
+    expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons with Sonia.')).toBe(true);
+  });
 });

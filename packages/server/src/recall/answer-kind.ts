@@ -1,3 +1,4 @@
+import nlp from 'compromise';
 import { stemmer } from 'stemmer';
 import { askedWord, personNamed, withoutDates } from './answer-span.js';
 
@@ -38,6 +39,36 @@ export function answerKindAsked(question: string): AnswerKind | null {
   return word !== null && NAME_KINDS.has(stemmer(word)) ? 'name' : null;
 }
 
+/** compromise's lexicon: the kinds of name it knows a word as ("sonia" → FemaleName, "lisbon" → City). */
+const LEXICON = (nlp.model() as { one: { lexicon: Record<string, string> } }).one.lexicon;
+const PERSON_TAGS = ['FirstName', 'MaleName', 'FemaleName'];
+const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place', 'Continent']);
+/**
+ * Kinds of thing no person's first name names ("Which airline…" is not answered by "Rania").
+ * Places are not among them: many a town bears a first name ("Austin", "Florence").
+ */
+const NOT_PEOPLE = new Set('language team company brand band university college airline hotel'.split(' ').map((word) => stemmer(word)));
+/** Kinds of thing no city or country names either ("Which hotel…" is not answered by "Lisbon"). */
+const NOT_PLACES = new Set('language company brand band airline hotel'.split(' ').map((word) => stemmer(word)));
+
+/** What compromise's lexicon knows a name as: "Person", "Place" or "" (a name it does not know, or of two words and more). */
+function nameKindOf(name: string): string {
+  const tag = LEXICON[name.toLowerCase()] ?? '';
+  return PERSON_TAGS.includes(tag) ? 'Person' : PLACE_TAGS.has(tag) ? 'Place' : '';
+}
+
+/**
+ * The kinds of name (nameKindOf) that cannot answer the question: a place for a name asked of a
+ * person, pet or thing ("What is Ivy's teacher called?" is not answered by "lessons in Lisbon"), a
+ * person for NOT_PEOPLE, a place for NOT_PLACES.
+ */
+function unfitNames(question: string): string[] {
+  const word = askedWord(question);
+  const stem = word === null ? null : stemmer(word.toLowerCase());
+  if (stem === null || !NAME_KINDS.has(stem)) return ['Place'];
+  return [...(NOT_PEOPLE.has(stem) ? ['Person'] : []), ...(NOT_PLACES.has(stem) ? ['Place'] : [])];
+}
+
 /** Number words a memory says an amount or an age with. */
 const NUMBER_WORD =
   /\b(?:\d+(?:[.,]\d+)*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|half|couple|few|teens?|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|free)\b/giu;
@@ -57,7 +88,12 @@ const MONEY_ASKED =
  * personNamed: a run of capitalised words, no month or weekday, no opening word that is not a noun).
  */
 export function holdsAnswerKind(kind: AnswerKind, question: string, text: string): boolean {
-  if (kind === 'name') return personNamed(question, text) !== null;
+  if (kind === 'name') {
+    const named = personNamed(question, text);
+    if (named === null) return false;
+    const unfit = unfitNames(question);
+    return named.split(', ').some((name) => !unfit.includes(nameKindOf(name)));
+  }
   const plain = withoutDates(text);
   const age = /^\s*how\s+old\b/iu.test(question);
   const money = !age && MONEY_ASKED.test(question);
