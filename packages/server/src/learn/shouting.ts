@@ -1,5 +1,5 @@
-import nlp from 'compromise';
 import { MONTH_WORDS, WEEKDAY_WORDS } from '../text/calendar.js';
+import { lexiconTags } from '../text/lexicon.js';
 
 /**
  * "OMG I GOT THE JOB AT RIVERLINE": a chat message in capitals throughout. The tagger reads
@@ -36,13 +36,10 @@ const NAME_TAGS = new Set([
 ]);
 /** Months and weekdays are written capitalised ("may" stays a verb: "I MAY GO"). */
 const CALENDAR_WORDS = new Set([...MONTH_WORDS.filter((month) => month !== 'may'), ...WEEKDAY_WORDS]);
-const lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[] | undefined> } }).one.lexicon;
 
 function isKnownName(word: string): boolean {
   if (CALENDAR_WORDS.has(word)) return true;
-  const tags = lexicon[word];
-  if (tags === undefined) return false;
-  return (Array.isArray(tags) ? tags : [tags]).some((tag) => NAME_TAGS.has(tag));
+  return lexiconTags(word).some((tag) => NAME_TAGS.has(tag));
 }
 
 /**

@@ -1,5 +1,5 @@
-import nlp from 'compromise';
 import { stemmer } from 'stemmer';
+import { lexiconTags } from '../text/lexicon.js';
 import { askedWord, personNamed, withoutDates } from './answer-span.js';
 
 /**
@@ -39,9 +39,7 @@ export function answerKindAsked(question: string): AnswerKind | null {
   return word !== null && NAME_KINDS.has(stemmer(word)) ? 'name' : null;
 }
 
-/** compromise's lexicon: the kinds of name it knows a word as ("sonia" → FemaleName, "lisbon" → City). */
-const LEXICON = (nlp.model() as { one: { lexicon: Record<string, string> } }).one.lexicon;
-const PERSON_TAGS = ['FirstName', 'MaleName', 'FemaleName'];
+const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName']);
 const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place', 'Continent']);
 /**
  * Kinds of thing no person's first name names ("Which airline…" is not answered by "Rania").
@@ -53,8 +51,8 @@ const NOT_PLACES = new Set('language company brand band airline hotel'.split(' '
 
 /** What compromise's lexicon knows a name as: "Person", "Place" or "" (a name it does not know, or of two words and more). */
 function nameKindOf(name: string): string {
-  const tag = LEXICON[name.toLowerCase()] ?? '';
-  return PERSON_TAGS.includes(tag) ? 'Person' : PLACE_TAGS.has(tag) ? 'Place' : '';
+  const tags = lexiconTags(name.toLowerCase());
+  return tags.some((tag) => PERSON_TAGS.has(tag)) ? 'Person' : tags.some((tag) => PLACE_TAGS.has(tag)) ? 'Place' : '';
 }
 
 /**

@@ -609,23 +609,26 @@ export function judgedPlaces(ranking: Ranking, names: string[], words: QueryWord
  * messages of one of them. The same whatever the limit asked, so context and ask agree.
  */
 export function bearingPlaces(ranking: Ranking, names: string[], words: QueryWord[]): number[] {
+  const { hits, order } = ranking;
   const about = ranking.about ?? ranking.direct;
-  const places = [...new Set([...judgedPlaces(ranking, names, words), ...judgedPlaces(ranking, [], words)])];
+  const best = Array.from(order.subarray(0, Math.min(JUDGED, ranking.length)));
+  const places = [...new Set([...judgedPlaces(ranking, names, words), ...best])];
   const bearing = places.filter((place) => about[place]! >= KIND_THRESHOLD);
   // The talk around one of them tells the rest of it ("Biscuit ate a sock." — "The bill was 420
   // pounds."; "Mia got a second puppy." — "Her name is Shadow."): the learner writes one memory
   // per sentence. Not what was said of nothing asked ("Sonia wants a cat instead." beside "Ivy has
   // been begging for a dog.").
-  const { hits } = ranking;
-  const near = (left: number, right: number) => {
-    const one = messageAt(hits, left);
-    const other = messageAt(hits, right);
-    return one !== null && other !== null && one.source === other.source && Math.abs(one.index - other.index) <= NEAR_MESSAGES;
+  const messages = bearing.flatMap((place) => messageAt(hits, place) ?? []);
+  const isBearing = new Set(bearing);
+  const near = (place: number) => {
+    const message = messageAt(hits, place);
+    return (
+      message !== null &&
+      messages.some((other) => other.source === message.source && Math.abs(other.index - message.index) <= NEAR_MESSAGES)
+    );
   };
-  const reach = Array.from(ranking.order.subarray(0, Math.min(MAX_SHOWN, ranking.length)));
-  const nearBy = [...new Set([...places, ...reach])].filter(
-    (place) => !bearing.includes(place) && about[place]! > 0 && bearing.some((other) => near(place, other)),
-  );
+  const reach = order.subarray(0, Math.min(MAX_SHOWN, ranking.length));
+  const nearBy = [...new Set([...places, ...reach])].filter((place) => !isBearing.has(place) && about[place]! > 0 && near(place));
   return [...bearing, ...nearBy];
 }
 
@@ -846,19 +849,16 @@ export function scoreHits(
   /** A lexeme's rarity; every lexeme of the question's words is below lexemeCount. */
   const idfOf = (lexeme: number) => idf[lexeme]!;
   const rarest = Math.log(1 + (documents + 0.5) / 0.5);
-  const weights = words.map((word) => {
-    const seen = word.own.filter((lexeme) => (frequency[lexeme] ?? 0) > 0);
-    if (!seen.length) return rarest * UNSEEN_WEIGHT;
-    return Math.max(...seen.map(idfOf));
-  });
+  const stored = (lexeme: number) => (frequency[lexeme] ?? 0) > 0;
+  // Whether any memory says each word itself.
+  const stated = words.map((word) => word.own.some(stored));
+  const weights = words.map((word, index) => (stated[index] ? Math.max(...word.own.filter(stored).map(idfOf)) : rarest * UNSEEN_WEIGHT));
   const sum = weights.reduce((left, right) => left + right, 0);
   // A thing no memory says but one names a kind of ("beagle" for "dog") is stored under that name.
-  const namedAsKind = words.map((word) => word.broader.filter((lexeme) => (frequency[lexeme] ?? 0) > 0));
+  const namedAsKind = words.map((word, index) => (stated[index] || word.part === 'answer' ? [] : word.broader.filter(stored)));
   // The judgement weighs a word nothing stored says by what it does in the question.
   const judged = words.map((word, index) =>
-    word.own.some((lexeme) => (frequency[lexeme] ?? 0) > 0)
-      ? weights[index]!
-      : rarest * ((word.part ?? 'thing') === 'thing' ? UNSEEN_THING_WEIGHT : UNSEEN_MANNER_WEIGHT),
+    stated[index] ? weights[index]! : rarest * ((word.part ?? 'thing') === 'thing' ? UNSEEN_THING_WEIGHT : UNSEEN_MANNER_WEIGHT),
   );
   const judgedSum = judged.reduce((left, right) => left + right, 0);
   const aboutSum = judged.reduce((total, weight, index) => (words[index]!.asksName === true ? total : total + weight), 0);
@@ -878,9 +878,7 @@ export function scoreHits(
       // A memory naming a kind of the answer asked for ("cello" for "Which instrument…") says it too.
       answerKinds: (word.part === 'answer' ? word.broader : []).map(inColumns),
       // A thing no memory says, named by a kind of it ("beagle" for "dog"): said where the memory says more of the question.
-      thingKinds: (word.part !== 'answer' && !word.own.some((lexeme) => (frequency[lexeme] ?? 0) > 0) ? namedAsKind[index]! : []).map(
-        inColumns,
-      ),
+      thingKinds: namedAsKind[index]!.map(inColumns),
       kindWeight: namedAsKind[index]!.length ? Math.max(...namedAsKind[index]!.map(idfOf)) : 0,
       classes: [
         ...word.broader.map((lexeme) => [lexeme, BROADER_WEIGHT] as const),
