@@ -36,7 +36,7 @@ describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)',
 
   it('does not take a count of another unit for what something cost', () => {
     const asked = 'How much did Tova pay for the van?';
-    expect(holdsAnswerKind('amount', asked, 'The van has 48,000 miles on it.')).toBe(false);
+    expect(holdsAnswerKind('amount', asked, 'The van has 62,000 miles on it.')).toBe(false);
     expect(holdsAnswerKind('amount', asked, 'The van cost 8,500 in the end.')).toBe(true);
     // A question not about money keeps the unit ("How much weight…").
     expect(holdsAnswerKind('amount', 'How much weight has Tova lost?', 'Tova lost 6 kilos since March.')).toBe(true);
@@ -47,26 +47,26 @@ describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)',
     expect(holdsAnswerKind('amount', asked, 'Tova is 34 and runs a bakery.')).toBe(true);
     expect(holdsAnswerKind('amount', asked, 'Tova is in her thirties.')).toBe(true);
     expect(holdsAnswerKind('amount', asked, 'The puppy is nine months old.')).toBe(true);
-    expect(holdsAnswerKind('amount', asked, 'Rent is 1,150 split with Tova.')).toBe(false);
+    expect(holdsAnswerKind('amount', asked, 'Tova pays 980 in rent.')).toBe(false);
     expect(holdsAnswerKind('amount', asked, 'Tova walks 5 miles a day.')).toBe(false);
   });
 
   it("finds a name the question does not say, not a weekday, a month or the question's own name", () => {
     const asked = "What is Tova's cello teacher called?";
     expect(holdsAnswerKind('name', asked, "Tova's cello teacher is Mr Okafor.")).toBe(true);
-    expect(holdsAnswerKind('name', asked, 'Tova started cello lessons on Wednesdays.')).toBe(false);
+    expect(holdsAnswerKind('name', asked, 'Tova started cello lessons on Thursdays.')).toBe(false);
     expect(holdsAnswerKind('name', asked, 'Tova loves her cello teacher.')).toBe(false);
   });
 
   it("does not take a person's first name for a thing's, nor a known city for a hotel's or a person's", () => {
     expect(holdsAnswerKind('name', 'Which airline is Tova flying with?', 'Tova is flying with Aer Lingus on Friday.')).toBe(true);
-    expect(holdsAnswerKind('name', 'Which airline is Tova flying with?', 'Tova flies out for the wedding of her cousin Rania.')).toBe(
+    expect(holdsAnswerKind('name', 'Which airline is Tova flying with?', 'Tova flies out for the wedding of her cousin Greta.')).toBe(
       false,
     );
-    expect(holdsAnswerKind('name', 'Which hotel is Tova staying at?', 'Tova is staying in Lisbon for a week.')).toBe(false);
-    expect(holdsAnswerKind('name', 'Which city did Tova move to?', 'Tova moved to Lisbon in May.')).toBe(true);
-    expect(holdsAnswerKind('name', 'Which band does Tova play in?', 'Tova plays bass with her friend Sonia.')).toBe(false);
-    expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons in Lisbon.')).toBe(false);
-    expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons with Sonia.')).toBe(true);
+    expect(holdsAnswerKind('name', 'Which hotel is Tova staying at?', 'Tova is staying in Lyon for a week.')).toBe(false);
+    expect(holdsAnswerKind('name', 'Which city did Tova move to?', 'Tova moved to Lyon in May.')).toBe(true);
+    expect(holdsAnswerKind('name', 'Which band does Tova play in?', 'Tova plays bass with her friend Greta.')).toBe(false);
+    expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons in Lyon.')).toBe(false);
+    expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons with Greta.')).toBe(true);
   });
 });

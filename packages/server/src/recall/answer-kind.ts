@@ -6,8 +6,8 @@ import { askedWord, personNamed, withoutDates } from './answer-span.js';
  * The kind of answer some questions can only be answered with, for the judgement whether
  * anything is known (search.ts): a memory that shares the question's words but holds no answer
  * of that kind does not answer it. "How much did I pay for the car?" is not answered by "The user
- * bought a green car." however well the words match; "What is the principal's name?" is not
- * answered by "The principal liked the user's plan." These are in-domain questions (every word
+ * bought a green car." however well the words match; "What is the landlord's name?" is not
+ * answered by "The landlord fixed the boiler." These are in-domain questions (every word
  * but the answer is stored), which word weights alone cannot tell from answerable ones.
  *
  * - `amount`: "How much…" and "How old…" want a number (or a decade of age: "in his thirties").
@@ -42,11 +42,11 @@ export function answerKindAsked(question: string): AnswerKind | null {
 const PERSON_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName']);
 const PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place', 'Continent']);
 /**
- * Kinds of thing no person's first name names ("Which airline…" is not answered by "Rania").
+ * Kinds of thing no person's first name names ("Which airline…" is not answered by "Greta").
  * Places are not among them: many a town bears a first name ("Austin", "Florence").
  */
 const NOT_PEOPLE = new Set('language team company brand band university college airline hotel'.split(' ').map((word) => stemmer(word)));
-/** Kinds of thing no city or country names either ("Which hotel…" is not answered by "Lisbon"). */
+/** Kinds of thing no city or country names either ("Which hotel…" is not answered by "Lyon"). */
 const NOT_PLACES = new Set('language company brand band airline hotel'.split(' ').map((word) => stemmer(word)));
 
 /** What compromise's lexicon knows a name as: "Person", "Place" or "" (a name it does not know, or of two words and more). */
@@ -57,7 +57,7 @@ function nameKindOf(name: string): string {
 
 /**
  * The kinds of name (nameKindOf) that cannot answer the question: a place for a name asked of a
- * person, pet or thing ("What is Ivy's teacher called?" is not answered by "lessons in Lisbon"), a
+ * person, pet or thing ("What is Lotte's teacher called?" is not answered by "lessons in Lyon"), a
  * person for NOT_PEOPLE, a place for NOT_PLACES.
  */
 function unfitNames(question: string): string[] {
@@ -72,7 +72,7 @@ const NUMBER_WORD =
   /\b(?:\d+(?:[.,]\d+)*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|half|couple|few|teens?|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|free)\b/giu;
 /** A year written alone ("a 2019 Outback"), which is no amount. */
 const YEAR = /^(?:19|20)\d\d$/u;
-/** Units a number counts other than money or age ("48,000 miles"): no answer to what something cost. */
+/** Units a number counts other than money or age ("62,000 miles"): no answer to what something cost. */
 const NOT_MONEY =
   /^\s+(?:miles?|km|kilomet(?:re|er)s?|met(?:re|er)s?|feet|foot|inches|steps|laps|reps|sets|pages|words|people|guests|kids|times|minutes?|hours?|days?|weeks?|months?|years?|seconds?)\b/iu;
 /** What a "how much" question asks when it asks what something cost. */
@@ -107,7 +107,7 @@ export function holdsAnswerKind(kind: AnswerKind, question: string, text: string
   return false;
 }
 
-/** The greatest number read as an age ("Sam is 34"; "rent is 1,150" gives none). */
+/** The greatest number read as an age ("Bram is 34"; "Bram pays 980 in rent" gives none). */
 const MAX_AGE = 120;
 /** Units an age is told in ("nine months old"). */
 const AGE_UNIT = /^\s+(?:years?|months?|weeks?|days?)\b/iu;

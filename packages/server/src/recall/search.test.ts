@@ -412,7 +412,7 @@ describe('query cues', () => {
 });
 
 describe('the memories bearing on a question asking for one kind of answer (bearingPlaces)', () => {
-  // "What is the principal's name?": lexeme 0 "principal", lexeme 1 "name" (asks for a name).
+  // "What is the landlord's name?": lexeme 0 "landlord", lexeme 1 "name" (asks for a name).
   const words: QueryWord[] = [word([0]), { ...word([1]), asksName: true }];
   const ids = (hits: LexemeHit[]) => {
     const ranking = scoreHits(columnsOf(hits), 10, words, 2, { names: [], when: false });
@@ -420,7 +420,7 @@ describe('the memories bearing on a question asking for one kind of answer (bear
   };
 
   it('reads what the question is about, not the word asking for a name', () => {
-    // "The principal liked the plan." and "The starter is named Gerald.": only the first is about the principal.
+    // "The landlord fixed the boiler." and "The boat is named Wren.": only the first is about the landlord.
     expect(ids([hit(1, [3, 0]), hit(2, [0, 3])])).toEqual([1]);
     // Without the flag the word asking counts as any other word, and both bear.
     const plain: QueryWord[] = [word([0]), word([1])];
@@ -433,9 +433,9 @@ describe('the memories bearing on a question asking for one kind of answer (bear
   });
 
   it('adds what was said near one bearing on it, when it says any of the question', () => {
-    // "What is the name of Mia's second puppy?": lexeme 0 "mia" (in most of a hundred memories), 1
-    // "puppy", 2 "name". Memory 1 bears ("Mia got a second puppy."); memory 2 says only Mia and the
-    // asking word two messages later ("Mia said her name is Shadow."); memory 3 says nothing of the
+    // "What is the name of Greta's second kitten?": lexeme 0 "greta" (in most of a hundred memories),
+    // 1 "kitten", 2 "name". Memory 1 bears ("Greta adopted a second kitten."); memory 2 says only Greta
+    // and the asking word two messages later ("Greta said its name is Fig."); memory 3 says nothing of the
     // question beside it; memory 4 is as memory 2 in another source, memory 5 too far down the talk.
     const asked: QueryWord[] = [word([0]), word([1]), { ...word([2]), asksName: true }];
     const hits = [
@@ -453,8 +453,8 @@ describe('the memories bearing on a question asking for one kind of answer (bear
 
 describe('a thing stored under the name of a kind of it (scoreHits)', () => {
   it('counts a memory naming a kind of an unseen thing as saying it, where it says more of the question', () => {
-    // "What breed is my dog Biscuit?" where no memory says "dog": lexeme 0 "dog" (never stored), 1
-    // "biscuit", 2 the class "dog" that "beagle" is indexed under.
+    // "What breed is my dog Pepper?" where no memory says "dog": lexeme 0 "dog" (never stored), 1
+    // "pepper", 2 the class "dog" that "terrier" is indexed under.
     const words: QueryWord[] = [
       { ...word([0], [], [2]), part: 'thing' },
       { ...word([1]), part: 'thing' },
@@ -463,7 +463,7 @@ describe('a thing stored under the name of a kind of it (scoreHits)', () => {
     const direct = new Map(
       listed(scoreHits(columnsOf(hits), 20, words, 3, { names: [], when: false })).map((item) => [item.hit.id, item.direct]),
     );
-    // "My beagle Biscuit…" bears on it; a beagle alone, or Biscuit alone, does not.
+    // "My terrier Pepper…" bears on it; a terrier alone, or Pepper alone, does not.
     expect(direct.get(1)).toBeGreaterThan(KNOWN_THRESHOLD);
     expect(direct.get(2)).toBe(0);
     expect(direct.get(3)).toBeLessThan(KNOWN_THRESHOLD);

@@ -602,7 +602,7 @@ export function judgedPlaces(ranking: Ranking, names: string[], words: QueryWord
 /**
  * The memories that bear on the question by what it is about, for the check of the kind of answer
  * asked (answer-kind.ts): of those the judgement reads and of the best JUDGED whatever they are
- * about (a name the question names, "Spanish" in "What is my Spanish tutor called?", may hold the
+ * about (a name the question names, "Italian" in "What is my Italian teacher called?", may hold the
  * answer's memory back from the first), those saying at least KIND_THRESHOLD of the question's
  * words other than those asking for a name (Ranking.about); and, of these and of the best
  * MAX_SHOWN (what a context block chooses from), those saying any of it within NEAR_MESSAGES
@@ -614,10 +614,10 @@ export function bearingPlaces(ranking: Ranking, names: string[], words: QueryWor
   const best = Array.from(order.subarray(0, Math.min(JUDGED, ranking.length)));
   const places = [...new Set([...judgedPlaces(ranking, names, words), ...best])];
   const bearing = places.filter((place) => about[place]! >= KIND_THRESHOLD);
-  // The talk around one of them tells the rest of it ("Biscuit ate a sock." — "The bill was 420
-  // pounds."; "Mia got a second puppy." — "Her name is Shadow."): the learner writes one memory
-  // per sentence. Not what was said of nothing asked ("Sonia wants a cat instead." beside "Ivy has
-  // been begging for a dog.").
+  // The talk around one of them tells the rest of it ("Pepper swallowed a button." — "The vet's
+  // bill was 300 euros."; "Greta adopted a second kitten." — "Its name is Fig."): the learner writes
+  // one memory per sentence. Not what was said of nothing asked ("Bram would rather have a
+  // rabbit." beside "Lotte keeps asking for a hamster.").
   const messages = bearing.flatMap((place) => messageAt(hits, place) ?? []);
   const isBearing = new Set(bearing);
   const near = (place: number) => {
@@ -779,8 +779,8 @@ export interface Ranking {
   direct: Float64Array;
   /**
    * `direct` without the words asking for a name ("name", "called"), when scored here: how much of
-   * what the question is about the memory says ("The starter is named Gerald." says the "name" of
-   * "What is the principal's name?" and nothing of the principal).
+   * what the question is about the memory says ("The boat is named Wren." says the "name" of
+   * "What is the landlord's name?" and nothing of the landlord).
    */
   about?: Float64Array;
   /** How much of the question's weighted words the memory covers where it says them (0..1; see scoreHits), when scored here. */
@@ -854,7 +854,7 @@ export function scoreHits(
   const stated = words.map((word) => word.own.some(stored));
   const weights = words.map((word, index) => (stated[index] ? Math.max(...word.own.filter(stored).map(idfOf)) : rarest * UNSEEN_WEIGHT));
   const sum = weights.reduce((left, right) => left + right, 0);
-  // A thing no memory says but one names a kind of ("beagle" for "dog") is stored under that name.
+  // A thing no memory says but one names a kind of ("terrier" for "dog") is stored under that name.
   const namedAsKind = words.map((word, index) => (stated[index] || word.part === 'answer' ? [] : word.broader.filter(stored)));
   // The judgement weighs a word nothing stored says by what it does in the question.
   const judged = words.map((word, index) =>
@@ -877,7 +877,7 @@ export function scoreHits(
       slot: word.attribute === undefined ? null : `|${word.attribute}`,
       // A memory naming a kind of the answer asked for ("cello" for "Which instrument…") says it too.
       answerKinds: (word.part === 'answer' ? word.broader : []).map(inColumns),
-      // A thing no memory says, named by a kind of it ("beagle" for "dog"): said where the memory says more of the question.
+      // A thing no memory says, named by a kind of it ("terrier" for "dog"): said where the memory says more of the question.
       thingKinds: namedAsKind[index]!.map(inColumns),
       kindWeight: namedAsKind[index]!.length ? Math.max(...namedAsKind[index]!.map(idfOf)) : 0,
       classes: [

@@ -70,8 +70,8 @@ export const KNOWN_THRESHOLD = 0.22;
  * A question only one kind of answer answers (answer-kind.ts: an amount, a name) is known when a
  * memory saying at least this share of what it is about (its words but those asking for a name),
  * or one said near such a memory, gives an answer of that kind. Below KNOWN_THRESHOLD: the answer
- * of the kind asked is itself most of what sets the memory apart ("John said Barcelona is a
- * must-visit city." for "Which city did John recommend to Tim in January 2024?").
+ * of the kind asked is itself most of what sets the memory apart ("Odile said Ghent is a
+ * city to see." for "Which city did Odile suggest to Bram in March 2024?").
  */
 export const KIND_THRESHOLD = 0.15;
 /** Memories scoring below this are not returned at all (they share only a weak word or a synonym). */

@@ -288,15 +288,15 @@ describe('recall', () => {
     const space = freshSpace();
     await saveAndLearn(space, {
       text: [
-        'I bought a used van last week, it has 48,000 miles on it.',
-        'My daughter Mia started violin lessons on Wednesdays.',
+        'I bought a used van last week, it has 62,000 miles on it.',
+        'My daughter Mia started violin lessons on Thursdays.',
         'My manager is called Ruth.',
-        'The principal liked my lab safety plan.',
+        'The landlord fixed our boiler on Monday.',
       ].join(' '),
     });
     const context = (question: string) => call('POST', '/v1/context', { body: { question, space } });
-    // A count of miles is no price; a weekday is no name; the principal's memory names nobody.
-    for (const question of ['How much did I pay for the van?', "What is Mia's violin teacher called?", "What is the principal's name?"]) {
+    // A count of miles is no price; a weekday is no name; the landlord's memory names nobody.
+    for (const question of ['How much did I pay for the van?', "What is Mia's violin teacher called?", "What is the landlord's name?"]) {
       const reply = await context(question);
       expect(reply.body.empty, question).toBe(true);
       expect((await call('POST', '/v1/ask', { body: { question, space } })).body.answer, question).toBeNull();
@@ -307,7 +307,7 @@ describe('recall', () => {
     expect(manager.body.memories[0].text).toMatch(/Ruth/);
     const miles = await context('How many miles does the van have?');
     expect(miles.body.empty).toBe(false);
-    expect(miles.body.context).toMatch(/48,000 miles/);
+    expect(miles.body.context).toMatch(/62,000 miles/);
     // Search lists every match, without the judgement.
     const listed = await call('POST', '/v1/search', { body: { q: 'How much did I pay for the van?', space } });
     expect(listed.body.memories[0].text).toMatch(/van/);
@@ -317,18 +317,18 @@ describe('recall', () => {
     const space = freshSpace();
     await saveAndLearn(space, {
       messages: [
-        { role: 'user', content: 'My beagle Biscuit keeps stealing my sketchbooks off the sofa.' },
+        { role: 'user', content: 'My terrier Pepper keeps chewing my slippers by the door.' },
         { role: 'assistant', content: 'No problem at all.' },
         { role: 'user', content: 'I work as a designer at a charity in Bristol.' },
       ],
     });
     const listed = await call('GET', `/v1/memories?space=${space}`);
     const texts = listed.body.memories.map((memory: { text: string }) => memory.text);
-    expect(texts).toContain("The user's beagle Biscuit keeps stealing the user's sketchbooks off the sofa.");
-    // No memory says "dog"; one names a beagle, a kind of dog, with Biscuit.
-    const breed = await call('POST', '/v1/context', { body: { question: 'What breed is my dog Biscuit?', space } });
+    expect(texts).toContain("The user's terrier Pepper keeps chewing the user's slippers by the door.");
+    // No memory says "dog"; one names a terrier, a kind of dog, with Pepper.
+    const breed = await call('POST', '/v1/context', { body: { question: 'What breed is my dog Pepper?', space } });
     expect(breed.body.empty).toBe(false);
-    expect(breed.body.context).toMatch(/beagle/);
+    expect(breed.body.context).toMatch(/terrier/);
     // A thing of no kind stored is still unknown.
     const cat = await call('POST', '/v1/context', { body: { question: 'What is my cat called?', space } });
     expect(cat.body.empty).toBe(true);
