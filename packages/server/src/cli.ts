@@ -162,7 +162,7 @@ async function main(argv: string[]): Promise<void> {
       const { learnerFor } = await import('./learn/pool.js');
       const { reindexSpace, spacesOf } = await import('./operations/reindex.js');
       await withStore('reindex', async (store) => {
-        const learner = learnerFor(config.learnerThreads);
+        const learner = learnerFor(config.learnerThreads, { nice: config.learnerNice });
         try {
           const spaces = values.space !== undefined ? [values.space] : await spacesOf(store.db, accountId);
           for (const space of spaces) {

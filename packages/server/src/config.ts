@@ -63,6 +63,8 @@ export interface Config {
   pgNotify: boolean;
   /** Threads that run the learner beside the thread answering requests (0: the same thread). */
   learnerThreads: number;
+  /** The learner threads' scheduling priority (`nice`, 0 to 19): with the CPU busy, requests go first. */
+  learnerNice: number;
   /** The local time of day ("HH:MM") the nightly memory test runs at (ENGRAM_HEALTH_TIME, default 03:00). */
   healthTime: string;
   /** The time zone of `healthTime` (ENGRAM_HEALTH_TZ, an IANA name, default UTC). */
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     preparedStatements: !['0', 'false', 'no', 'off'].includes(env.ENGRAM_PREPARED_STATEMENTS?.trim().toLowerCase() ?? ''),
     pgNotify: !['0', 'false', 'no', 'off'].includes(env.ENGRAM_PG_NOTIFY?.trim().toLowerCase() ?? ''),
     learnerThreads: integer(env, 'ENGRAM_LEARNER_THREADS', 1, 0, 64),
+    learnerNice: integer(env, 'ENGRAM_LEARNER_NICE', 10, 0, 19),
     healthTime: timeOfDay(env, 'ENGRAM_HEALTH_TIME', '03:00'),
     healthTimeZone: timeZone(env, 'ENGRAM_HEALTH_TZ', 'UTC'),
     requestLogDays: integer(env, 'ENGRAM_REQUEST_LOG_DAYS', 14, 1, 3_650),

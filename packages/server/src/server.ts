@@ -115,7 +115,7 @@ async function startOn(store: Store, config: Config, roles: NodeRoles, options: 
   const releasedClaims = store.kind === 'pglite' ? await releaseAllClaims(store.db) : 0;
   memoryIndexOf(store.db).configure({ maxHeld: config.recallCacheMemories });
   // The learner runs on threads of its own, so that learning never holds the API's thread.
-  const learner = roles.workers > 0 ? learnerFor(config.learnerThreads) : null;
+  const learner = roles.workers > 0 ? learnerFor(config.learnerThreads, { nice: config.learnerNice }) : null;
   // The optional model (ENGRAM_LLM_*): one per process, so its bounds on concurrency and rate hold for the process.
   // Its client (openai) loads only when a model is configured.
   const model = config.llm ? (await import('./model/model-client.js')).createModel(config.llm) : null;

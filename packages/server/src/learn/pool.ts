@@ -52,6 +52,12 @@ export interface LearnerPoolOptions {
    * again (a few hundred ms of one core). 0 keeps threads once started.
    */
   idleMs?: number;
+  /**
+   * The threads' scheduling priority, as `nice` gives it (0 to 19, higher yields more; Linux,
+   * where each thread has its own): with the CPU busy, the threads answering requests run
+   * first and learning takes what they leave. 0 leaves the threads as the process is.
+   */
+  nice?: number;
 }
 
 /** How long an idle learner thread is kept before it stops. */
@@ -71,6 +77,7 @@ export class LearnerPool {
   #closed = false;
 
   readonly #idleMs: number;
+  readonly #nice: number;
 
   constructor(
     private readonly size: number,
@@ -78,6 +85,7 @@ export class LearnerPool {
     options: LearnerPoolOptions = {},
   ) {
     this.#idleMs = options.idleMs ?? LEARNER_IDLE_MS;
+    this.#nice = options.nice ?? 0;
   }
 
   /** Threads running now (started on demand, stopped when idle). */
@@ -117,7 +125,7 @@ export class LearnerPool {
   }
 
   #spawn(): Thread {
-    const thread: Thread = { worker: new Worker(this.entry), task: null, idleTimer: null };
+    const thread: Thread = { worker: new Worker(this.entry, { workerData: { nice: this.#nice } }), task: null, idleTimer: null };
     thread.worker.on('message', (message: ThreadReply) => {
       const task = thread.task;
       if (!task || task.id !== message.id) return;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LearnableSource } from '../../src/learn/facts-of.js';
@@ -24,6 +24,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.close();
 });
+
+/** The nice value of each of this process's threads (Linux: field 19 of its stat, after the name in brackets). */
+function threadNices(): number[] {
+  const nices: number[] = [];
+  for (const task of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+      nices.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return nices;
+}
+const ownNice = () => {
+  const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+};
 
 const writtenAt = new Date('2026-11-22T12:00:00Z');
 const conversation: LearnableSource = {
@@ -103,6 +121,22 @@ describe('learner threads', () => {
     expect(await pool.parsers.page('text', text, null)).toEqual(await parsePage('text', text, null));
   });
 
+  it('run at the scheduling priority they are given, and the calling thread keeps its own', async () => {
+    const { learnerFor } = (await import(built)) as typeof import('../../src/learn/pool.js');
+    const before = ownNice();
+    expect(threadNices()).not.toContain(5);
+    const niced = learnerFor(1, { nice: 5 });
+    try {
+      expect((await niced.learn(conversation)).facts.length).toBeGreaterThan(0);
+      expect(threadNices()).toContain(5);
+      expect(ownNice()).toBe(before);
+    } finally {
+      await niced.close();
+    }
+    // The pool above was given no priority: its threads keep the process's.
+    expect(threadNices()).not.toContain(5);
+  });
+
   it('fail one source that cannot be learned and keep learning the next', async () => {
     const broken = { ...conversation, messages: 'not messages' } as unknown as LearnableSource;
     await expect(pool.learn(broken)).rejects.toThrow();
@@ -126,6 +160,7 @@ describe('the built server with a learner thread', () => {
         ENGRAM_BOOTSTRAP_KEY: key,
         ENGRAM_POLL_MS: '20',
         ENGRAM_LEARNER_THREADS: '1',
+        ENGRAM_LEARNER_NICE: '7',
       }),
       { announceKey: () => {} },
     );
@@ -146,6 +181,8 @@ describe('the built server with a learner thread', () => {
         })
       ).json()) as { source: { id: string } };
       expect(await waitFor(saved.source.id)).toMatchObject({ status: 'finished' });
+      // Its learner thread yields the CPU to the thread answering requests.
+      expect(threadNices()).toContain(7);
       const form = new FormData();
       form.append(
         'file',
