@@ -7,6 +7,7 @@ import {
   keepRequestEnd,
   labelEnd,
   questionCarriesFact,
+  statementLeadEnd,
   tagQuestionStart,
 } from './chit-chat.js';
 
@@ -163,6 +164,32 @@ describe('chit-chat', () => {
       expect(questionCarriesFact(question), question).toBe(false);
     }
     expect(questionCarriesFact('Could you help me plan my move to Utrecht?')).toBe(true);
+  });
+
+  it('finds the statement that opens a question, and leaves a question that only asks', () => {
+    const lead = (sentence: string) => {
+      const end = statementLeadEnd(sentence);
+      return end === null ? null : sentence.slice(0, end);
+    };
+    expect(lead("I'm 51 so is that too old to start bouldering?")).toBe("I'm 51");
+    expect(lead('We just adopted a kitten called Fig, what should we feed her?')).toBe('We just adopted a kitten called Fig');
+    expect(lead('My knee hurts after long runs, should I see a physio?')).toBe('My knee hurts after long runs');
+    expect(lead('I went to the Ghent museum yesterday - have you been?')).toBe('I went to the Ghent museum yesterday');
+    expect(lead('So I finally booked the flights to Oslo, any tips for packing?')).toBe('So I finally booked the flights to Oslo');
+    // A question that only asks, one that asks about the speaker, a lead that only frames the asking.
+    for (const sentence of [
+      'What should I cook tonight?',
+      'Do you think I should go?',
+      'I know what you mean?',
+      'I was wondering, could you help me plan a trip?',
+      "I'm not sure, should I take the job?",
+      "I've got a quick question, what is a mortgage?",
+      "I'd like some advice, how do I fix a tap?",
+      'I think so, do you?',
+      'Ana fixed the gate, what do you think?',
+      'I moved to Ghent.',
+    ])
+      expect(lead(sentence), sentence).toBeNull();
   });
 
   it('finds a question tagged onto a statement, and only that', () => {

@@ -259,6 +259,40 @@ export function tagQuestionStart(sentence: string): number | null {
   return match.index;
 }
 
+/**
+ * A statement about the speaker that opens a question ("I'm 51 so is that too old to start
+ * climbing?", "We just adopted a kitten, what should we feed her?"): the first clause opens with
+ * "I" or "we" (after at most two openers such as "so" or "also") and ends where a clause that asks
+ * begins, after a comma, a dash, a semicolon, or "so" / "but".
+ */
+const statementLead = new RegExp(
+  String.raw`^(?:(?:so|well|ok|okay|also|and|honestly|anyway|btw|hey|hi|plus|lately|recently|just)[,:]?\s+){0,2}` +
+    String.raw`(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|we|we're|we’re|we've|we’ve|my|our)\s+\S[^?]*?` +
+    String.raw`(?:(?:\s*[,;]\s*|\s+[-–—]\s+)(?:(?:so|and|but)\s+)?|\s+(?:so|but)\s+)` +
+    String.raw`(?=(?:what|which|how|when|where|who|why|should|shall|could|would|can|do|does|did|is|isn['’]t|are|was|will|any|anything|maybe|am|have|has)\b)`,
+  'iu',
+);
+/**
+ * Leads that only frame the asking ("I was wondering, …", "I have a question: …", "I'm not sure,
+ * should I…"): they say nothing of the speaker's life.
+ */
+const askingLead =
+  /^(?:(?:so|well|ok|okay|also|and|honestly|anyway|btw|hey|hi|plus)[,:]?\s+){0,2}(?:i(?:\s+(?:was|am)|['’]m)\s+(?:just\s+|really\s+|a bit\s+)?(?:wondering|curious|thinking|not sure|unsure|confused|stuck|torn)|i(?:\s+(?:have|had|got)|['’]ve(?:\s+got)?)\s+(?:a|one|another|some)\s+(?:quick\s+)?questions?|i(?:\s+(?:need|want|would like)|['’]d like)\s+(?:some\s+|your\s+)?(?:help|advice|ideas|tips|suggestions|to know|to ask|a hand)|i\s+(?:think|guess|mean|wonder|suppose|dunno|don['’]t know|can['’]t decide|can['’]t remember|forgot))\b/iu;
+
+/**
+ * Where the statement that opens a question ends (see `statementLead`), or null when the question
+ * opens with no statement of its own: the statement is learned as a fact, the asking set aside.
+ */
+export function statementLeadEnd(sentence: string): number | null {
+  const text = sentence.replace(trailingNoise, '');
+  if (!/\?[\s"'’”)\]]*$/u.test(text) || askingLead.test(text)) return null;
+  const match = statementLead.exec(text);
+  if (match === null) return null;
+  const lead = text.slice(0, match[0].length).replace(/(?:[\s,;:\-–—]|\b(?:so|and|but)\b)+$/iu, '');
+  if ((lead.match(/[\p{L}\p{N}]+/gu) ?? []).length < 3) return null;
+  return lead.length;
+}
+
 /** Whether the content asks something (ends with a question mark). */
 export function isQuestion(content: string): boolean {
   return /\?[\s"'’”)\]]*$/u.test(content.replace(trailingNoise, ''));

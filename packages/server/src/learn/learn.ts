@@ -12,6 +12,7 @@ import {
   labelEnd,
   normaliseForMatching,
   questionCarriesFact,
+  statementLeadEnd,
   tagQuestionStart,
 } from './chit-chat.js';
 import { classifyFact } from './classify.js';
@@ -230,10 +231,11 @@ interface Screened {
 /** Sets aside greetings, thanks, reactions and questions that only ask; null for those. */
 function screenSentence(passage: Passage, segment: Segment): Screened | null {
   const sentence = segment.text;
-  // A statement with a question tagged on ("…, right?") is read as the statement.
+  // A statement with a question tagged on ("…, right?") is read as the statement, and so is one
+  // that opens a question ("I'm 51 so is that too old to start climbing?").
   // "Can you remember that I take the 8:15?" asks only to keep what it says.
   const asks = isQuestion(sentence) && !asksToKeep(sentence);
-  const tag = asks ? tagQuestionStart(sentence) : null;
+  const tag = asks ? (tagQuestionStart(sentence) ?? statementLeadEnd(sentence)) : null;
   const within = (content: Content) => (tag === null ? content : { start: content.start, end: Math.min(content.end, tag) });
   const framed = within(findContent(sentence, passage.addressees, { reactions: false }));
   const question = asks && tag === null;

@@ -7,7 +7,7 @@ import { broaderWords, relatedWords } from '../recall/synonyms.js';
 import { MONTH_NAMES, WEEKDAY_NAMES } from '../text/calendar.js';
 import { splitSentences } from '../text/segment.js';
 import { tokenize } from '../text/tokens.js';
-import { findContent, isChitChat, questionCarriesFact, tagQuestionStart } from './chit-chat.js';
+import { findContent, isChitChat, questionCarriesFact, statementLeadEnd, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { addS, thirdPerson } from './conjugate.js';
 import { resolveDates } from './dates.js';
@@ -2515,6 +2515,37 @@ const LEADING_REACTIONS = [
   'cool to see',
   'cool to hear',
 ];
+/** Words that begin the asking after a statement that opens a question (chit-chat.ts statementLead). */
+const LEAD_QUESTION_OPENERS = [
+  'what',
+  'which',
+  'how',
+  'when',
+  'where',
+  'who',
+  'why',
+  'should',
+  'shall',
+  'could',
+  'would',
+  'can',
+  'do',
+  'does',
+  'did',
+  'is',
+  "isn't",
+  'are',
+  'was',
+  'will',
+  'any',
+  'anything',
+  'maybe',
+  'am',
+  'have',
+  'has',
+];
+/** States that only frame the asking ("I was wondering, …"; chit-chat.ts askingLead). */
+const ASKING_STATES = ['wondering', 'curious', 'thinking', 'not sure', 'unsure', 'confused', 'stuck', 'torn'];
 const TAG_QUESTIONS = [
   'right',
   'huh',
@@ -3569,6 +3600,22 @@ const rules: Rule[] = [
     entries: TAG_QUESTIONS,
     holds: (tag) => tagQuestionStart(`Ana fixed the old gate, ${tag}?`) === 'Ana fixed the old gate'.length,
     counterExamples: ['Ben'],
+  },
+  {
+    id: 'chit-chat.statement-lead',
+    reason: 'A statement about the speaker that opens a question ("I\'m 51 so is that too old…?") is learned; the asking is set aside.',
+    where: 'learn/chit-chat.ts statementLead',
+    entries: LEAD_QUESTION_OPENERS,
+    holds: (opener) => statementLeadEnd(`I fixed the old gate, ${opener} it holds?`) === 'I fixed the old gate'.length,
+    counterExamples: ['then', 'because'],
+  },
+  {
+    id: 'chit-chat.asking-lead',
+    reason: 'A lead that only frames the asking ("I was wondering, could you…?") states nothing of the speaker.',
+    where: 'learn/chit-chat.ts askingLead',
+    entries: ASKING_STATES,
+    holds: (state) => statementLeadEnd(`I was ${state}, should I take the job?`) === null,
+    counterExamples: ['tired', 'in Ghent'],
   },
   {
     id: 'chit-chat.first-person',

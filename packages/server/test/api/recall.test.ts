@@ -334,6 +334,26 @@ describe('recall', () => {
     expect(cat.body.empty).toBe(true);
   });
 
+  it('learns the statement that opens a question, and answers from it', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [
+        { role: 'user', content: "I'm 51 so is that too old to start bouldering?" },
+        { role: 'assistant', content: 'Not at all. Many people start later in life.' },
+        { role: 'user', content: 'We just adopted a kitten called Fig, what should we feed her?' },
+      ],
+    });
+    const listed = await call('GET', `/v1/memories?space=${space}`);
+    const texts = listed.body.memories.map((memory: { text: string }) => memory.text);
+    // The statements are facts; the asking is set aside.
+    expect(texts).toEqual(expect.arrayContaining(['The user is 51.', 'The user and friends just adopted a kitten called Fig.']));
+    expect(texts.filter((text: string) => text.endsWith('?'))).toEqual([]);
+    // The age is in its slot, so "How old" finds it without the word "old".
+    const age = await call('POST', '/v1/context', { body: { question: 'How old am I?', space } });
+    expect(age.body.empty).toBe(false);
+    expect(age.body.memories[0].text).toBe('The user is 51.');
+  });
+
   it('search honours kind and limit', async () => {
     const space = await spaceWithFacts();
     const prefs = await call('POST', '/v1/search', { body: { q: 'Priya book choir rehearsal', kind: 'pref', space } });
