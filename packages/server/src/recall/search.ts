@@ -200,8 +200,8 @@ export function partOf(term: string, name: boolean, parts: ReadonlyMap<string, W
 export const ATTRIBUTE_WORDS: Record<string, string> = Object.fromEntries(
   (
     [
-      ['home', 'live lives living home house reside resides based moved move'],
-      ['work', 'work works working job jobs employer employed occupation profession'],
+      ['home', 'live lives lived living home house reside resides resided based moved move'],
+      ['work', 'work works worked working job jobs employer employed occupation profession'],
       ['partner', 'married marriage partner wife husband girlfriend boyfriend dating single relationship spouse engaged'],
       ['age', 'age old'],
       ['diet', 'diet diets dietary'],
