@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsAnswerKind } from '../recall/answer-kind.js';
 import { findClash, newPart, shortAnswer } from '../recall/ask.js';
 import { asksView, queryTerms } from '../recall/query.js';
 import type { Recalled } from '../recall/search.js';
@@ -2515,6 +2516,14 @@ const LEADING_REACTIONS = [
   'cool to see',
   'cool to hear',
 ];
+/** Relations and roles whose holder's name is a person's (recall/answer-kind.ts PERSON_ROLES). */
+const PERSON_ROLE_WORDS = (
+  'mother mom mum father dad parent sister brother sibling son daughter kid child baby husband wife partner spouse ' +
+  'boyfriend girlfriend fiance fiancee friend bestie cousin aunt uncle niece nephew grandma grandmother grandpa ' +
+  'grandfather colleague coworker boss manager mentor neighbour neighbor roommate flatmate housemate classmate ' +
+  'teammate teacher tutor coach doctor dentist therapist physio principal landlord landlady vet trainer nanny ' +
+  'babysitter instructor owner'
+).split(' ');
 /** Words that begin the asking after a statement that opens a question (chit-chat.ts statementLead). */
 const LEAD_QUESTION_OPENERS = [
   'what',
@@ -3603,6 +3612,15 @@ const rules: Rule[] = [
     entries: TAG_QUESTIONS,
     holds: (tag) => tagQuestionStart(`Ana fixed the old gate, ${tag}?`) === 'Ana fixed the old gate'.length,
     counterExamples: ['Ben'],
+  },
+  {
+    id: 'answer-kind.person-role',
+    reason: 'A name asked of a relation or a role ("What is Tova\'s boyfriend called?") is no name the learner read as a place.',
+    where: 'recall/answer-kind.ts PERSON_ROLES',
+    entries: PERSON_ROLE_WORDS,
+    holds: (role) =>
+      !holdsAnswerKind('name', `What is Tova's ${role} called?`, `Tova's ${role} moved out of Wexley.`, new Map([['wexley', 'place']])),
+    counterExamples: ['cafe', 'boat'],
   },
   {
     id: 'chit-chat.statement-lead',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerKindAsked, holdsAnswerKind } from './answer-kind.js';
+import { answerKindAsked, holdsAnswerKind, namedWord } from './answer-kind.js';
 
 describe('the kind of answer a question asks for (answerKindAsked)', () => {
   it('reads "how much" and "how old" as asking for an amount', () => {
@@ -68,5 +68,46 @@ describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)',
     expect(holdsAnswerKind('name', 'Which band does Tova play in?', 'Tova plays bass with her friend Greta.')).toBe(false);
     expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons in Lyon.')).toBe(false);
     expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons with Greta.')).toBe(true);
+  });
+
+  it("does not take a name the learner read as a place or an organisation for a person's, known by a relation or a role", () => {
+    const asked = "What is Tova's boyfriend called?";
+    const text = 'Tova is moving in with her boyfriend so Ines is moving out of Wexley.';
+    // The learner read "Wexley" as a place ("out of …"), which the lexicon does not know.
+    expect(holdsAnswerKind('name', asked, 'Tova is moving in with her boyfriend, out of Wexley.')).toBe(true);
+    expect(holdsAnswerKind('name', asked, 'Tova is moving in with her boyfriend, out of Wexley.', new Map([['wexley', 'place']]))).toBe(
+      false,
+    );
+    expect(holdsAnswerKind('name', asked, 'Tova is moving in with her boyfriend at Brightcore.', new Map([['brightcore', 'org']]))).toBe(
+      false,
+    );
+    // Another name of the memory, a person's, answers.
+    expect(
+      holdsAnswerKind(
+        'name',
+        asked,
+        text,
+        new Map([
+          ['ines', 'person'],
+          ['wexley', 'place'],
+        ]),
+      ),
+    ).toBe(true);
+    // A name asked of a thing may be a place's ("the name of the café we went to").
+    expect(
+      holdsAnswerKind('name', 'What is the name of the café Tova likes?', 'Tova likes going to Wexley.', new Map([['wexley', 'place']])),
+    ).toBe(true);
+  });
+});
+
+describe('the noun whose name a question asks for (namedWord)', () => {
+  it('reads it before "called", before "\'s name", and after "the name of"', () => {
+    expect(namedWord("What is Tova's boyfriend called?")).toBe('boyfriend');
+    expect(namedWord("What is my terrier's name?")).toBe('terrier');
+    expect(namedWord("What are her kittens' names?")).toBe('kitten');
+    expect(namedWord('What is the name of my cello teacher?')).toBe('teacher');
+    expect(namedWord("What is the name of the greyhound's owner?")).toBe('owner');
+    expect(namedWord('What is the name of the café my sister likes?')).toBe('café');
+    expect(namedWord('Which airline is Tova flying with?')).toBeNull();
   });
 });

@@ -67,6 +67,49 @@ function unfitNames(question: string): string[] {
   return [...(NOT_PEOPLE.has(stem) ? ['Person'] : []), ...(NOT_PLACES.has(stem) ? ['Place'] : [])];
 }
 
+/**
+ * Words for a person known by a relation or a role ("What is Priya's boyfriend called?", "the
+ * name of my cello teacher"): their name is never a place's or an organisation's.
+ */
+const PERSON_ROLES = new Set(
+  (
+    'mother mom mum father dad parent sister brother sibling son daughter kid child baby husband wife partner spouse ' +
+    'boyfriend girlfriend fiance fiancee friend bestie cousin aunt uncle niece nephew grandma grandmother grandpa ' +
+    'grandfather colleague coworker boss manager mentor neighbour neighbor roommate flatmate housemate classmate ' +
+    'teammate teacher tutor coach doctor dentist therapist physio principal landlord landlady vet trainer nanny ' +
+    'babysitter instructor owner'
+  )
+    .split(' ')
+    .map((word) => stemmer(word)),
+);
+/** Words that end the phrase after "name of" ("the name of the café my sister likes" → "café"). */
+const PHRASE_ENDS = new Set('my our your his her their the a an that who which where i we you he she they is was'.split(' '));
+const DETERMINERS = new Set('the my our your his her their a an this that'.split(' '));
+
+/** The noun whose name a question asks for ("boyfriend" in "What is Priya's boyfriend called?"), or null. */
+export function namedWord(question: string): string | null {
+  const plain = question.toLowerCase().replace(/[?.!]+\s*$/u, '');
+  const called = /(\p{L}+)\s+(?:called|named)$/u.exec(plain);
+  if (called) return called[1]!;
+  const owned = /(\p{L}+)(?:['’]s|s['’])\s+names?\b/u.exec(plain);
+  if (owned) return owned[1]!;
+  const of = /\bnames?\s+of\s+(.+)$/u.exec(plain);
+  if (!of) return null;
+  let head: string | null = null;
+  for (const word of of[1]!.split(/\s+/u)) {
+    if (head === null && (DETERMINERS.has(word) || /['’]s$/u.test(word))) continue;
+    if (PHRASE_ENDS.has(word) || /['’]s$/u.test(word)) break;
+    head = word;
+  }
+  return head;
+}
+
+/** Whether the name a question asks for is a person's, known by a relation or a role (PERSON_ROLES). */
+function asksPersonsName(question: string): boolean {
+  const word = namedWord(question);
+  return word !== null && PERSON_ROLES.has(stemmer(word));
+}
+
 /** Number words a memory says an amount or an age with. */
 const NUMBER_WORD =
   /\b(?:\d+(?:[.,]\d+)*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|dozen|half|couple|few|teens?|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|free)\b/giu;
@@ -83,14 +126,26 @@ const MONEY_ASKED =
  * Whether a memory's text holds an answer of the kind asked: for `amount` a number that is not a
  * date (a year alone, a day of a written date), and, when the question asks what something cost,
  * not a count of another unit; for `name` a name the question does not say (answer-span.ts's
- * personNamed: a run of capitalised words, no month or weekday, no opening word that is not a noun).
+ * personNamed: a run of capitalised words, no month or weekday, no opening word that is not a noun),
+ * and of a kind that can answer: `learned` gives what the learner read each of the memory's names as
+ * (lower case → "person", "place", "org", "thing"), so that a place is no answer to whose name a
+ * person has.
  */
-export function holdsAnswerKind(kind: AnswerKind, question: string, text: string): boolean {
+export function holdsAnswerKind(
+  kind: AnswerKind,
+  question: string,
+  text: string,
+  learned: ReadonlyMap<string, string> = new Map(),
+): boolean {
   if (kind === 'name') {
     const named = personNamed(question, text);
     if (named === null) return false;
     const unfit = unfitNames(question);
-    return named.split(', ').some((name) => !unfit.includes(nameKindOf(name)));
+    // A person's name is none the learner read as a place or an organisation in its sentence ("moving out of Leslieville").
+    const person = asksPersonsName(question);
+    return named
+      .split(', ')
+      .some((name) => !unfit.includes(nameKindOf(name)) && !(person && UNFIT_FOR_PERSON.has(learned.get(name.toLowerCase()) ?? '')));
   }
   const plain = withoutDates(text);
   const age = /^\s*how\s+old\b/iu.test(question);
@@ -106,6 +161,9 @@ export function holdsAnswerKind(kind: AnswerKind, question: string, text: string
   }
   return false;
 }
+
+/** What the learner may have read a name as (learn/name-types.ts) that no person's name is. */
+const UNFIT_FOR_PERSON = new Set(['place', 'org']);
 
 /** The greatest number read as an age ("Bram is 34"; "Bram pays 980 in rent" gives none). */
 const MAX_AGE = 120;

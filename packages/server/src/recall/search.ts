@@ -637,7 +637,10 @@ const NEAR_MESSAGES = 2;
 
 /** Whether a loaded memory holds an answer of the kind asked (answer-kind.ts); a memory not loaded holds none. */
 function holdsKind(row: MemoryRow | undefined, kind: AnswerKind, question: string): boolean {
-  return row !== undefined && holdsAnswerKind(kind, question, row.text);
+  if (row === undefined) return false;
+  const types = row.name_types ?? [];
+  const learned = new Map(row.about.flatMap((name, index) => (types[index] ? [[name.toLowerCase(), types[index]] as const] : [])));
+  return holdsAnswerKind(kind, question, row.text, learned);
 }
 
 /**

@@ -32,6 +32,8 @@ export interface MemoryRow {
   updated_at: Date;
   /** Subject and attribute when the fact can change (given by loadMemories). */
   slot?: string | null;
+  /** What the learner read each name of `about` as ("person", "place", "org", "thing"; given by loadMemories). */
+  name_types?: string[] | null;
 }
 
 /** A fact ready to be stored. */
@@ -682,7 +684,7 @@ export async function loadMemories(db: Db, scope: Scope, ids: number[]): Promise
   if (!ids.length) return [];
   const { rows } = await sql<MemoryRow>`
     select m.* from unnest(${ids}::int[]) as wanted(id), lateral (
-      select ${memoryColumns}, m.slot from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
+      select ${memoryColumns}, m.slot, m.name_types from memories m join sources s on s.account_id = m.account_id and s.id = m.source_id
       where ${inScope(scope)} and m.id = wanted.id limit 1) m`.execute(db);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.map((id) => byId.get(id)).filter((row): row is MemoryRow => row !== undefined);

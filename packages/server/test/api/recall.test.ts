@@ -313,6 +313,21 @@ describe('recall', () => {
     expect(listed.body.memories[0].text).toMatch(/van/);
   });
 
+  it("does not take a name the learner read as a place for a person's name", async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, {
+      messages: [{ role: 'user', content: 'My roommate Tova is moving in with her boyfriend so I am moving out of Wexley.' }],
+    });
+    const asked = "What is Tova's boyfriend called?";
+    // "Wexley" is no word the lexicon knows; the learner read it as a place ("out of …").
+    expect((await call('POST', '/v1/context', { body: { question: asked, space } })).body.empty).toBe(true);
+    expect((await call('POST', '/v1/ask', { body: { question: asked, space } })).body.answer).toBeNull();
+    await saveAndLearn(space, { messages: [{ role: 'user', content: "Tova's boyfriend is called Bram, he is a carpenter." }] });
+    const known = await call('POST', '/v1/context', { body: { question: asked, space } });
+    expect(known.body.empty).toBe(false);
+    expect(known.body.context).toMatch(/Bram/);
+  });
+
   it('knows a thing stored under the name of a kind of it', async () => {
     const space = freshSpace();
     await saveAndLearn(space, {
