@@ -77,7 +77,7 @@ export function asksToKeep(sentence: string): boolean {
  * but its first word is no command ("Holiday …" is not telling anyone to holiday).
  */
 const leadingLabel =
-  /^(?!(?:my|our|your|his|her|their|the|a|an)\b)(?:[\p{L}'’-]+ ){0,2}(?:update|updates|change|changes|news|note|question|confession|fact|thought|reminder|heads[- ]up|ps|p\.s\.|edit|status|progress|recap|tip|warning|spoiler|plot twist)\s*[:–—-]\s+(?=\S)|^(?:[\p{L}'’-]+ )?news,\s+(?=\S)/iu;
+  /^(?!(?:my|our|your|his|her|their|the|a|an)\b)(?:[\p{L}'’-]+ ){0,2}(?:update|updates|change|changes|news|note|question|confession|fact|thought|reminder|heads[- ]up|ps|p\.s\.|edit|status|progress|recap|tip|warning|spoiler|plot twist|moment|milestone|win|brag|announcement|alert|highlight)\s*[:–—-]\s+(?=\S)|^(?:[\p{L}'’-]+ )?news,\s+(?=\S)/iu;
 /** Where a leading label of `content` ends (see leadingLabel), or 0 when it has none. */
 export function labelEnd(content: string): number {
   const label = leadingLabel.exec(content);

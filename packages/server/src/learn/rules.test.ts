@@ -2516,6 +2516,8 @@ const LEADING_REACTIONS = [
   'cool to see',
   'cool to hear',
 ];
+/** Words a time of day follows (recall/answer-kind.ts CLOCK_BEFORE). */
+const CLOCK_WORDS = ['by', 'at', 'around', 'until', 'till', 'before', 'after', 'since', 'from'];
 /** Relations and roles whose holder's name is a person's (recall/answer-kind.ts PERSON_ROLES). */
 const PERSON_ROLE_WORDS = (
   'mother mom mum father dad parent sister brother sibling son daughter kid child baby husband wife partner spouse ' +
@@ -3621,6 +3623,14 @@ const rules: Rule[] = [
     holds: (role) =>
       !holdsAnswerKind('name', `What is Tova's ${role} called?`, `Tova's ${role} moved out of Wexley.`, new Map([['wexley', 'place']])),
     counterExamples: ['cafe', 'boat'],
+  },
+  {
+    id: 'answer-kind.clock-before',
+    reason: 'A number after "by", "at", "until"… with no money after it is a time of day, no price ("sell out by 10").',
+    where: 'recall/answer-kind.ts CLOCK_BEFORE',
+    entries: CLOCK_WORDS,
+    holds: (word) => !holdsAnswerKind('amount', 'How much does a plum tart cost?', `The plum tarts sell out ${word} 10.`),
+    counterExamples: ['for', 'of'],
   },
   {
     id: 'chit-chat.statement-lead',

@@ -42,6 +42,16 @@ describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)',
     expect(holdsAnswerKind('amount', 'How much weight has Tova lost?', 'Tova lost 6 kilos since March.')).toBe(true);
   });
 
+  it('does not take a time of day for what something cost', () => {
+    const asked = 'How much does a plum tart cost at the bakery?';
+    expect(holdsAnswerKind('amount', asked, 'The plum tarts sell out every day by 10.')).toBe(false);
+    expect(holdsAnswerKind('amount', asked, 'The bakery opens at 7am and closes at 16:30.')).toBe(false);
+    expect(holdsAnswerKind('amount', asked, 'The plum tarts are at 4 euros each.')).toBe(true);
+    expect(holdsAnswerKind('amount', asked, 'A plum tart is 3.50 at the bakery.')).toBe(true);
+    // Not for other amounts: "by 10" may be how many.
+    expect(holdsAnswerKind('amount', 'How much weight did Tova lose?', 'Tova lost weight by 10 kilos.')).toBe(true);
+  });
+
   it('finds an age in a number a life reaches, told in years or months when a unit follows', () => {
     const asked = 'How old is Tova?';
     expect(holdsAnswerKind('amount', asked, 'Tova is 34 and runs a bakery.')).toBe(true);

@@ -118,6 +118,24 @@ const YEAR = /^(?:19|20)\d\d$/u;
 /** Units a number counts other than money or age ("62,000 miles"): no answer to what something cost. */
 const NOT_MONEY =
   /^\s+(?:miles?|km|kilomet(?:re|er)s?|met(?:re|er)s?|feet|foot|inches|steps|laps|reps|sets|pages|words|people|guests|kids|times|minutes?|hours?|days?|weeks?|months?|years?|seconds?)\b/iu;
+/** A time of day after its number ("at 7pm", "10:30", "7 o'clock"). */
+const CLOCK_AFTER = /^(?:\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)\b|:\d\d)/iu;
+/** Words a time of day follows ("sold out by 10", "opens at 8", "until 6"). */
+const CLOCK_BEFORE = /\b(?:by|at|around|until|till|before|after|since|from)\s+$/iu;
+/** Words of money after a number ("at 4 euros each"). */
+const MONEY_AFTER = /^\s*(?:euros?|dollars?|bucks|pounds?|quid|pence|cents?|francs?|yen|kr|krona|kronor|€|\$|£)/iu;
+
+/**
+ * Whether the number between `before` and `after` is a time of day, not an amount of money: one
+ * with "am", "pm", "o'clock" or minutes, or the minutes themselves, or one after a word a time
+ * follows ("by 10", "at 8") with no money said around it.
+ */
+function isClockTime(before: string, after: string): boolean {
+  return (
+    CLOCK_AFTER.test(after) || /\d:$/u.test(before) || (CLOCK_BEFORE.test(before) && !MONEY_AFTER.test(after) && !/[$€£]\s*$/u.test(before))
+  );
+}
+
 /** What a "how much" question asks when it asks what something cost. */
 const MONEY_ASKED =
   /\b(?:pay|paid|cost|costs|price|spend|spent|earn|earned|charge|charged|rent|salary|owe|worth|budget|save|saved|fee)\b/iu;
@@ -154,7 +172,7 @@ export function holdsAnswerKind(
     const number = match[0];
     if (YEAR.test(number)) continue;
     const after = plain.slice(match.index + number.length);
-    if (money && NOT_MONEY.test(after)) continue;
+    if (money && (NOT_MONEY.test(after) || isClockTime(plain.slice(0, match.index), after))) continue;
     // An age is a number a life can reach, of years, months, weeks or days when a unit follows.
     if (age && (/[.,]|k$/u.test(number) || Number(number) > MAX_AGE || (NOT_MONEY.test(after) && !AGE_UNIT.test(after)))) continue;
     return true;

@@ -292,11 +292,17 @@ describe('recall', () => {
         'My daughter Mia started violin lessons on Thursdays.',
         'My manager is called Ruth.',
         'The landlord fixed our boiler on Monday.',
+        'The plum tarts at the corner bakery sell out every day by 10.',
       ].join(' '),
     });
     const context = (question: string) => call('POST', '/v1/context', { body: { question, space } });
-    // A count of miles is no price; a weekday is no name; the landlord's memory names nobody.
-    for (const question of ['How much did I pay for the van?', "What is Mia's violin teacher called?", "What is the landlord's name?"]) {
+    // A count of miles is no price, nor is a time of day; a weekday is no name; the landlord's memory names nobody.
+    for (const question of [
+      'How much did I pay for the van?',
+      'How much does a plum tart cost at the corner bakery?',
+      "What is Mia's violin teacher called?",
+      "What is the landlord's name?",
+    ]) {
       const reply = await context(question);
       expect(reply.body.empty, question).toBe(true);
       expect((await call('POST', '/v1/ask', { body: { question, space } })).body.answer, question).toBeNull();
