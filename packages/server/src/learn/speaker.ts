@@ -284,18 +284,22 @@ export function resolvePersons(sentence: string, persons: Persons, context: Spea
 
   /**
    * "My husband and I love…": a subject shared with someone else keeps the plural verb. It is
-   * shared when "and"/"or" joins it to words that hold no verb since the clause began.
+   * shared when "and"/"or" joins it to words that hold no verb since the clause began and name
+   * someone (a noun): "Oh and I love…" joins it to nothing.
    */
   const sharesSubject = (index: number): boolean => {
     if (index < 2 || !adjacent(words, index)) return false;
     const joiner = words[index - 1]!.lower;
     if (joiner !== 'and' && joiner !== 'or') return false;
     if (!adjacent(words, index - 1)) return false;
+    let named = false;
     for (let before = index - 2; before >= 0; before--) {
-      if (context.tokenAt(words[before]!.start)?.tags.has('Verb') === true) return false;
-      if (!adjacent(words, before)) return true;
+      const tags = context.tokenAt(words[before]!.start)?.tags;
+      if (tags?.has('Verb') === true) return false;
+      if (tags?.has('Noun') === true) named = true;
+      if (!adjacent(words, before)) return named;
     }
-    return true;
+    return named;
   };
 
   words.forEach((word, index) => {
