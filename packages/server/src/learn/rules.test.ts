@@ -1299,6 +1299,10 @@ const BEEN_DEGREES = ['so', 'really', 'super', 'pretty', 'very', 'kinda', 'crazy
 const NEGATED_AUXILIARIES = ["haven't", "can't", "couldn't", "didn't", "wasn't", "won't", "wouldn't", "hadn't", "shouldn't", "ain't"];
 const GERUND_SUBJECT_VERBS = [
   'is',
+  'sounds',
+  'sounded',
+  'looks',
+  'looked',
   'was',
   'are',
   'were',

@@ -608,6 +608,10 @@ const notStateNouns = new RegExp(`^(?:${NOT_STATE_NOUNS.join('|')})(?![\\p{L}])`
 const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
 const gerundSubjectVerbs = new Set([
   'is',
+  'sounds',
+  'sounded',
+  'looks',
+  'looked',
   'was',
   'are',
   'were',
