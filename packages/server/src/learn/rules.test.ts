@@ -3076,6 +3076,14 @@ const rules: Rule[] = [
     counterExamples: ['with'],
   },
   {
+    id: 'speaker.gerund-object',
+    reason: 'A subject word right after a gerund is its object ("Playing it helps…"): the gerund phrase is the subject.',
+    where: 'learn/speaker.ts gerundObjects',
+    entries: ['it', 'that', 'this'],
+    holds: (word) => !said(`Painting ${word} is such fun.`).startsWith('Ana is painting'),
+    counterExamples: ['there'],
+  },
+  {
     id: 'speaker.clause-gerund',
     reason: 'A gerund that takes a clause ("Hoping the kiln works") is the speaker\'s, whatever verb follows.',
     where: 'learn/speaker.ts clauseGerunds',

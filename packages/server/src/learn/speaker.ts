@@ -542,6 +542,8 @@ const clauseGerunds = new Set([
   'loving',
 ]);
 const subjectWords = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'that', 'this', 'which', 'who', 'there', "it's", "that's"]);
+/** Subject words that, right after a gerund, are its object ("Playing it helps me unwind"). */
+const gerundObjects = new Set(['it', 'that', 'this']);
 
 /**
  * Whether the words from `from` on hold a finite verb with no subject of its own before it:
@@ -560,6 +562,8 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
     let before = index - 1;
     while (before >= from && adverbs.has(words[before]!.lower)) before--;
     if (before < from || !subjectWords.has(words[before]!.lower)) return true;
+    // "Playing it helps", "Having that is so cool": a word right after the gerund is its object.
+    if (before === from && gerundObjects.has(words[before]!.lower) && adjacent(words, from) && adjacent(words, index)) return true;
   }
   return false;
 }
