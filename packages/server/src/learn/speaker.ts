@@ -542,6 +542,30 @@ const clauseGerunds = new Set([
   'loving',
 ]);
 const subjectWords = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'that', 'this', 'which', 'who', 'there', "it's", "that's"]);
+/** "it's", "that's", "there's"…: a clause of their own, not a gerund's verb. */
+const pronounContractions = /^(?:it|that|this|there|here|he|she|what|who|where|how|let|everything|everyone|nothing)['’]s$/u;
+/** Words after a name's "'s" that make it "is" ("the studio's a tough job"), not a possessive. */
+const contractedIsBefore = new Set([
+  'a',
+  'an',
+  'the',
+  'so',
+  'such',
+  'really',
+  'not',
+  'been',
+  'pretty',
+  'very',
+  'always',
+  'never',
+  'too',
+  'quite',
+  'kinda',
+  'super',
+  'totally',
+  'definitely',
+  'actually',
+]);
 /** Subject words that, right after a gerund, are its object ("Playing it helps me unwind"). */
 const gerundObjects = new Set(['it', 'that', 'this']);
 
@@ -555,6 +579,11 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
     const tags = context.tokenAt(contentStart + word.start)?.tags;
     const finite =
       gerundSubjectVerbs.has(word.lower) ||
+      // "Searching for a studio's a tough job": "'s" before a determiner or a word of degree is "is".
+      (/['’]s$/u.test(word.lower) &&
+        !pronounContractions.test(word.lower) &&
+        contractedIsBefore.has(words[index + 1]?.lower ?? '') &&
+        adjacent(words, index + 1)) ||
       (tags !== undefined &&
         tags.has('Verb') &&
         (tags.has('Copula') || (tags.has('PresentTense') && /s$/.test(word.lower) && !tags.has('Gerund'))));
@@ -612,6 +641,17 @@ const notStateNouns = new RegExp(`^(?:${NOT_STATE_NOUNS.join('|')})(?![\\p{L}])`
 const secondPersonWords = new Set(['you', "you're", "you've", "you'll", "you'd", 'your', 'yours', 'yourself']);
 const gerundSubjectVerbs = new Set([
   'is',
+  'plays',
+  'played',
+  'requires',
+  'involves',
+  'matters',
+  'teaches',
+  'taught',
+  'reminds',
+  'reminded',
+  'allows',
+  'lets',
   'sounds',
   'sounded',
   'looks',
