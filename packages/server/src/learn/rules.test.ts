@@ -3115,6 +3115,14 @@ const rules: Rule[] = [
     counterExamples: ['van', 'number'],
   },
   {
+    id: 'speaker.gerund-particle',
+    reason: 'A gerund that takes a clause takes an object after a particle ("Figuring out the kiln is fun"): the phrase is the subject.',
+    where: 'learn/speaker.ts gerundParticles',
+    entries: ['out', 'up', 'through', 'over'],
+    holds: (particle) => !said(`Figuring ${particle} the new kiln is such fun.`).startsWith('Ana is figuring'),
+    counterExamples: ['that'],
+  },
+  {
     id: 'speaker.gerund-object',
     reason: 'A subject word right after a gerund is its object ("Playing it helps…"): the gerund phrase is the subject.',
     where: 'learn/speaker.ts gerundObjects',

@@ -542,6 +542,8 @@ const clauseGerunds = new Set([
   'loving',
 ]);
 const subjectWords = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'that', 'this', 'which', 'who', 'there', "it's", "that's"]);
+/** Particles after a gerund that make it a phrasal verb taking an object ("figuring out the moves"). */
+const gerundParticles = new Set(['out', 'up', 'through', 'over']);
 /** "it's", "that's", "there's"…: a clause of their own, not a gerund's verb. */
 const pronounContractions = /^(?:it|that|this|there|here|he|she|what|who|where|how|let|everything|everyone|nothing)['’]s$/u;
 /** Words after a name's "'s" that make it "is" ("the studio's a tough job"), not a possessive. */
@@ -761,7 +763,9 @@ export function fillDroppedSubject(
   if (droppedSubjectGerunds.has(verb.lower) || tags?.has('Gerund') === true) {
     // "Painting fences is hard work": a gerund followed by a verb of its own is the
     // subject. Gerunds that take a clause ("Hoping the kiln is ready") are not.
-    if (!clauseGerunds.has(verb.lower) && hasOwnVerb(words, index + 1, contentStart, context)) return null;
+    // "Figuring out the moves is fun": with a particle the gerund takes an object, not a clause.
+    const takesClause = clauseGerunds.has(verb.lower) && !gerundParticles.has(words[index + 1]?.lower ?? '');
+    if (!takesClause && hasOwnVerb(words, index + 1, contentStart, context)) return null;
     return [{ ...at(first), text: `${name} is ${lowerFirst}` }];
   }
   if (droppedSubjectVerbs.has(verb.lower)) {
