@@ -41,6 +41,8 @@ describe('resolveDates', () => {
       'Sun is out.',
       'We met at 3pm.',
       'I go every Monday.',
+      'We play chess on Thursday evenings.',
+      'I swim on Monday mornings before work.',
       'I stayed for two weeks.',
       'Right now I am busy.',
     ]) {

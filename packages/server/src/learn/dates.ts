@@ -145,7 +145,7 @@ export function resolveDates(sentence: string, reference: Date, tenseOf: Tense |
     edits.push({ start, end, text: openingAt(`a few ${weeks ? 'weeks' : 'days'} before ${formatDay(referenceDay, false)}`, start) });
   }
   for (const parsed of casual.parse(sentence, { instant: reference, timezone: 0 })) {
-    if (partOfName(sentence, parsed)) continue;
+    if (partOfName(sentence, parsed) || everyWeek(sentence, parsed)) continue;
     const held = withoutHeldDayPart(sentence, parsed, reference);
     const result = held === null ? null : withoutCountAfterComma(sentence, held, reference);
     if (result === null || overlaps(edits, result.index, result.index + result.text.length)) continue;
@@ -332,6 +332,17 @@ const capitalTimeWord = new RegExp(`\\b(?:${NAME_TIME_WORDS.join('|')})\\b`, 'u'
 /** A weekday or month named as a place: "at Saturday Club", "the Monday Bar" (a capitalised word of a name follows). */
 const placeBefore = /\b(?:at|the)\s+$/i;
 const nameAfter = new RegExp(`^\\s+(?!(?:${WEEKDAY_ALTERNATION}|${MONTH_ALTERNATION}|I)\\b)\\p{Lu}\\p{Ll}`, 'u');
+
+/**
+ * Whether chrono's date is a weekday that comes every week: "on Thursday evenings", "Monday
+ * mornings" (a weekday before a plural part of the day). No one day is meant, so none is written.
+ */
+function everyWeek(sentence: string, result: chrono.ParsedResult): boolean {
+  return (
+    new RegExp(`(?:${WEEKDAY_ALTERNATION})$`, 'iu').test(result.text) &&
+    /^\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b/iu.test(sentence.slice(result.index + result.text.length))
+  );
+}
 
 /**
  * Whether chrono's date is part of a capitalised name instead ("Sad news, The Night Ferries broke
