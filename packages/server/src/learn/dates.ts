@@ -338,11 +338,10 @@ const nameAfter = new RegExp(`^\\s+(?!(?:${WEEKDAY_ALTERNATION}|${MONTH_ALTERNAT
  * mornings" (a weekday before a plural part of the day). No one day is meant, so none is written.
  */
 function everyWeek(sentence: string, result: chrono.ParsedResult): boolean {
-  return (
-    new RegExp(`(?:${WEEKDAY_ALTERNATION})$`, 'iu').test(result.text) &&
-    /^\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b/iu.test(sentence.slice(result.index + result.text.length))
-  );
+  return endsInWeekday.test(result.text) && pluralDayPart.test(sentence.slice(result.index + result.text.length));
 }
+const endsInWeekday = new RegExp(`(?:${WEEKDAY_ALTERNATION})$`, 'iu');
+const pluralDayPart = /^\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b/iu;
 
 /**
  * Whether chrono's date is part of a capitalised name instead ("Sad news, The Night Ferries broke
