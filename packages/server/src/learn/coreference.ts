@@ -238,16 +238,63 @@ export function resolveLeadingPronouns(facts: LearnedFact[], owner: string, gend
     if (pronoun === null) continue;
     const referent = referentOf(previous, owner, genderOf, patterns);
     if (referent === null || (referent.gender !== null && referent.gender !== pronoun.gender)) continue;
-    const text = `${referent.text}${pronoun.possessive ? "'s" : ''} ${pronoun.rest}`;
-    fact.text = text.charAt(0).toUpperCase() + text.slice(1);
-    if (referent.name !== null && !fact.about.includes(referent.name)) {
-      fact.about.push(referent.name);
-      fact.nameTypes = [...(fact.nameTypes ?? fact.about.slice(0, -1).map(() => 'thing' as const)), 'person'];
-    }
-    delete fact.reported;
-    // "Ilse lives in Graz" no longer speaks of the owner; "The user's grandpa still drives" does, as the fact before it.
-    if (referent.name !== null) fact.owner = fact.owner === true && /\bthe user\b/i.test(fact.text);
-    if (fact.kind !== 'plan') fact.kind = classifyFact(fact.text);
-    fact.lasting = isLasting(fact.text, fact.sentence.text, fact.kind);
+    nameReferent(fact, referent, pronoun);
   }
+}
+
+/**
+ * "Is Tova settling in at school?" — "She loves it, her teacher is great.": a message
+ * that opens with "she" or "he" often answers about the one person the message before it ended
+ * on. When the last sentence of `before` names exactly one person the conversation has already
+ * named as a person (`earlier`: the facts learned from its messages so far), of the pronoun's
+ * gender or one not known, the opening fact of `found` names them. Changed in place.
+ */
+export function resolveReplyPronoun(
+  found: LearnedFact[],
+  before: string | undefined,
+  earlier: readonly LearnedFact[],
+  owner: string,
+  genderOf: (name: string) => Gender | null,
+): void {
+  const opening = found[0];
+  if (before === undefined || opening === undefined || opening.sentence.start > 3 || opening.sentence.text.startsWith('[')) return;
+  const patterns = patternsFor(owner);
+  const pronoun = leadingPronoun(opening.text, owner, patterns);
+  if (pronoun === null) return;
+  const last = lastSentence(before);
+  const named = new Map<string, Referent>();
+  for (const fact of earlier) {
+    fact.about.forEach((name, index) => {
+      if (fact.nameTypes?.[index] !== 'person' || name.toLowerCase() === owner.toLowerCase() || named.has(name)) return;
+      if (!new RegExp(`(?<!\\p{L})${escape(name)}(?!\\p{L})`, 'u').test(last)) return;
+      const relation = new RegExp(`\\b(${gendered})[,\\s]+${escape(name)}(?!\\p{L})`, 'iu').exec(fact.text)?.[1];
+      named.set(name, { text: name, name, gender: genderOf(name) ?? (relation === undefined ? null : genderOfRelation(relation)) });
+    });
+  }
+  if (named.size !== 1) return;
+  const referent = [...named.values()][0]!;
+  if (referent.gender !== null && referent.gender !== pronoun.gender) return;
+  nameReferent(opening, referent, pronoun);
+}
+
+/** The last sentence of a message (its last 300 characters at most): where a question to answer sits. */
+function lastSentence(message: string): string {
+  const tail = message.trimEnd().slice(-300);
+  const ends = [...tail.slice(0, -1).matchAll(/[.!?](?=\s)/gu)];
+  return ends.length ? tail.slice(ends.at(-1)!.index + 1) : tail;
+}
+
+/** Writes the person a fact's opening pronoun stands for into the fact ("She lives in Graz." → "Ilse lives in Graz."). */
+function nameReferent(fact: LearnedFact, referent: Referent, pronoun: { rest: string; possessive: boolean }): void {
+  const text = `${referent.text}${pronoun.possessive ? "'s" : ''} ${pronoun.rest}`;
+  fact.text = text.charAt(0).toUpperCase() + text.slice(1);
+  if (referent.name !== null && !fact.about.includes(referent.name)) {
+    fact.about.push(referent.name);
+    fact.nameTypes = [...(fact.nameTypes ?? fact.about.slice(0, -1).map(() => 'thing' as const)), 'person'];
+  }
+  delete fact.reported;
+  // "Ilse lives in Graz" no longer speaks of the owner; "The user's grandpa still drives" does, as the fact before it.
+  if (referent.name !== null) fact.owner = fact.owner === true && /\bthe user\b/i.test(fact.text);
+  if (fact.kind !== 'plan') fact.kind = classifyFact(fact.text);
+  fact.lasting = isLasting(fact.text, fact.sentence.text, fact.kind);
 }

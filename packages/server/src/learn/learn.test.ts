@@ -376,6 +376,28 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('names the one person the message replied to ends on for a reply opening with "she" or "he"', () => {
+    const learned = (reply: string, asked: string) =>
+      learnFromMessages(
+        readMessages([
+          { role: 'user', at, content: 'Our daughter Tova is 9 and just started school.' },
+          { role: 'assistant', at, content: `That is a big step. ${asked}` },
+          { role: 'user', at, content: reply },
+        ]),
+        { writtenAt },
+      ).map((fact) => fact.text);
+    expect(learned('She loves it, her teacher is great.', 'Is Tova settling in at school?')).toContain(
+      'Tova loves it, her teacher is great.',
+    );
+    // Not when the question ends on nobody the conversation named, nor on a person of the other gender.
+    expect(learned('She loves it, her teacher is great.', 'Is school going well?')).toContain(
+      'The user said she loves it, her teacher is great.',
+    );
+    expect(learned('He loves it, his teacher is great.', 'Is Tova settling in at school?')).toContain(
+      'The user said he loves it, his teacher is great.',
+    );
+  });
+
   it('reads "Sad news," as a label, not as the speaker being sad', () => {
     const facts = learnFromMessages(readMessages([{ role: 'user', at, content: 'Sad news, my cat Miso died.' }]), { writtenAt });
     expect(facts[0]?.text).toBe("Sad news, the user's cat Miso died.");

@@ -1,3 +1,4 @@
+import { lexiconTags } from '../text/lexicon.js';
 import type { Segment } from '../text/segment.js';
 import { splitSentences } from '../text/segment.js';
 import type { Token } from '../text/tokens.js';
@@ -16,7 +17,7 @@ import {
   tagQuestionStart,
 } from './chit-chat.js';
 import { classifyFact } from './classify.js';
-import { type Gender, resolveLeadingPronouns } from './coreference.js';
+import { type Gender, resolveLeadingPronouns, resolveReplyPronoun } from './coreference.js';
 import { resolveDates, startOfDay, type Tense } from './dates.js';
 import { applyEdits } from './edit.js';
 import { factFingerprint } from './fingerprint.js';
@@ -202,8 +203,13 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
   }
   found.sort((a, b) => a.sentence.start - b.sentence.start);
   // "My sister Ilse is a dentist. She lives in Graz.": "she" is Ilse.
-  if (passage.persons.self !== null)
-    resolveLeadingPronouns(found, nameAt(passage.persons.self, true), (name) => genderOfName(tokens, name));
+  if (passage.persons.self !== null) {
+    const owner = nameAt(passage.persons.self, true);
+    const genderOf = (name: string) => genderOfName(tokens, name) ?? genderOfKnownName(name);
+    // "Is Tova settling in at school?" — "She loves it.": "she" is the one person the message replied to ends on.
+    resolveReplyPronoun(found, passage.before, facts, owner, genderOf);
+    resolveLeadingPronouns(found, owner, genderOf);
+  }
   // The message before is often the question a reply answers, and a reply answers at its
   // opening: the first fact of a message (a shared image aside) holds it as its own context,
   // and so does a later one that refers back to it by a pronoun; the others with less weight.
@@ -253,6 +259,12 @@ function genderOfName(tokens: readonly Token[], name: string): Gender | null {
   if (token?.tags.has('FemaleName')) return 'female';
   if (token?.tags.has('MaleName')) return 'male';
   return null;
+}
+
+/** A first name's gender as compromise's lexicon knows it, for a name said in another message. */
+function genderOfKnownName(name: string): Gender | null {
+  const tags = lexiconTags((name.split(/\s+/)[0] ?? '').toLowerCase());
+  return tags.includes('FemaleName') ? 'female' : tags.includes('MaleName') ? 'male' : null;
 }
 
 /** Keeps line breaks (sentence boundaries for the tagger) and turns everything else into spaces. */
