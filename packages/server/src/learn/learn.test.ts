@@ -241,9 +241,9 @@ describe('learnFromMessages', () => {
       'Garden update: Priya and friends planted three plum trees.',
       'Holiday change: Priya and friends fly to Bergen instead.',
     ]);
-    // A label of praise is no adjective of the speaker ("Priya is proud moment: …").
-    expect(texts(conversation('Proud moment: my sister Ilse ran her first marathon. Big win: I got the grant.'))).toEqual([
-      "Proud moment: Priya's sister Ilse ran her first marathon.",
+    // A label of praise is no adjective of the speaker ("Priya is happy moment: …").
+    expect(texts(conversation('Happy moment: my sister Ilse ran her first marathon. Big win: I got the grant.'))).toEqual([
+      "Happy moment: Priya's sister Ilse ran her first marathon.",
       'Big win: Priya got the grant.',
     ]);
   });

@@ -3685,10 +3685,10 @@ const rules: Rule[] = [
   },
   {
     id: 'answer-kind.clock-before',
-    reason: 'A number after "by", "at", "until"… with no money after it is a time of day, no price ("sell out by 10").',
+    reason: 'A number after "by", "at", "until"… with no money after it is a time of day, no price ("gone by 10").',
     where: 'recall/answer-kind.ts CLOCK_BEFORE',
     entries: CLOCK_WORDS,
-    holds: (word) => !holdsAnswerKind('amount', 'How much does a plum tart cost?', `The plum tarts sell out ${word} 10.`),
+    holds: (word) => !holdsAnswerKind('amount', 'How much does a plum tart cost?', `The plum tarts are all gone ${word} 10.`),
     counterExamples: ['for', 'of'],
   },
   {

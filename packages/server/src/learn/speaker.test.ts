@@ -41,8 +41,8 @@ describe('resolvePersons', () => {
     expect(resolve('My husband and I love camping')).toBe("Priya's husband and Priya love camping");
     expect(resolve('I bought a car and I love it')).toBe('Priya bought a car and Priya loves it');
     expect(resolve('Sam and I love camping')).toBe('Sam and Priya love camping');
-    // An interjection before "and" shares nothing: "Oh and I hate cilantro".
-    expect(resolve('Oh and I hate cilantro')).toBe('Oh and Priya hates cilantro');
+    // An interjection before "and" shares nothing: "Oh and I love rowing".
+    expect(resolve('Oh and I love rowing')).toBe('Oh and Priya loves rowing');
   });
 
   it('names the other speaker for "you", as subject, object or in a question', () => {

@@ -542,11 +542,11 @@ const clauseGerunds = new Set([
   'loving',
 ]);
 const subjectWords = new Set(['i', 'you', 'he', 'she', 'it', 'we', 'they', 'that', 'this', 'which', 'who', 'there', "it's", "that's"]);
-/** Particles after a gerund that make it a phrasal verb taking an object ("figuring out the moves"). */
+/** Particles after a gerund that make it a phrasal verb taking an object ("figuring out the budget"). */
 const gerundParticles = new Set(['out', 'up', 'through', 'over']);
 /** "it's", "that's", "there's"…: a clause of their own, not a gerund's verb. */
 const pronounContractions = /^(?:it|that|this|there|here|he|she|what|who|where|how|let|everything|everyone|nothing)['’]s$/u;
-/** Words after a name's "'s" that make it "is" ("the studio's a tough job"), not a possessive. */
+/** Words after a name's "'s" that make it "is" ("a good plumber's a rare find"), not a possessive. */
 const contractedIsBefore = new Set([
   'a',
   'an',
@@ -581,7 +581,7 @@ function hasOwnVerb(words: readonly Word[], from: number, contentStart: number, 
     const tags = context.tokenAt(contentStart + word.start)?.tags;
     const finite =
       gerundSubjectVerbs.has(word.lower) ||
-      // "Searching for a studio's a tough job": "'s" before a determiner or a word of degree is "is".
+      // "Finding a good plumber's a real job": "'s" before a determiner or a word of degree is "is".
       (/['’]s$/u.test(word.lower) &&
         !pronounContractions.test(word.lower) &&
         contractedIsBefore.has(words[index + 1]?.lower ?? '') &&
@@ -763,7 +763,7 @@ export function fillDroppedSubject(
   if (droppedSubjectGerunds.has(verb.lower) || tags?.has('Gerund') === true) {
     // "Painting fences is hard work": a gerund followed by a verb of its own is the
     // subject. Gerunds that take a clause ("Hoping the kiln is ready") are not.
-    // "Figuring out the moves is fun": with a particle the gerund takes an object, not a clause.
+    // "Figuring out the budget is hard work": with a particle the gerund takes an object, not a clause.
     const takesClause = clauseGerunds.has(verb.lower) && !gerundParticles.has(words[index + 1]?.lower ?? '');
     if (!takesClause && hasOwnVerb(words, index + 1, contentStart, context)) return null;
     return [{ ...at(first), text: `${name} is ${lowerFirst}` }];

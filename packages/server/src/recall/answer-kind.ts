@@ -68,7 +68,7 @@ function unfitNames(question: string): string[] {
 }
 
 /**
- * Words for a person known by a relation or a role ("What is Priya's boyfriend called?", "the
+ * Words for a person known by a relation or a role ("What is Tova's boyfriend called?", "the
  * name of my cello teacher"): their name is never a place's or an organisation's.
  */
 const PERSON_ROLES = new Set(
@@ -86,7 +86,7 @@ const PERSON_ROLES = new Set(
 const PHRASE_ENDS = new Set('my our your his her their the a an that who which where i we you he she they is was'.split(' '));
 const DETERMINERS = new Set('the my our your his her their a an this that'.split(' '));
 
-/** The noun whose name a question asks for ("boyfriend" in "What is Priya's boyfriend called?"), or null. */
+/** The noun whose name a question asks for ("boyfriend" in "What is Tova's boyfriend called?"), or null. */
 export function namedWord(question: string): string | null {
   const plain = question.toLowerCase().replace(/[?.!]+\s*$/u, '');
   const called = /(\p{L}+)\s+(?:called|named)$/u.exec(plain);
@@ -120,7 +120,7 @@ const NOT_MONEY =
   /^\s+(?:miles?|km|kilomet(?:re|er)s?|met(?:re|er)s?|feet|foot|inches|steps|laps|reps|sets|pages|words|people|guests|kids|times|minutes?|hours?|days?|weeks?|months?|years?|seconds?)\b/iu;
 /** A time of day after its number ("at 7pm", "10:30", "7 o'clock"). */
 const CLOCK_AFTER = /^(?:\s*(?:am|pm|a\.m\.|p\.m\.|o['’]clock)\b|:\d\d)/iu;
-/** Words a time of day follows ("sold out by 10", "opens at 8", "until 6"). */
+/** Words a time of day follows ("gone by 10", "opens at 8", "until 6"). */
 const CLOCK_BEFORE = /\b(?:by|at|around|until|till|before|after|since|from)\s+$/iu;
 /** Words of money after a number ("at 4 euros each"). */
 const MONEY_AFTER = /^\s*(?:euros?|dollars?|bucks|pounds?|quid|pence|cents?|francs?|yen|kr|krona|kronor|€|\$|£)/iu;
@@ -159,7 +159,7 @@ export function holdsAnswerKind(
     const named = personNamed(question, text);
     if (named === null) return false;
     const unfit = unfitNames(question);
-    // A person's name is none the learner read as a place or an organisation in its sentence ("moving out of Leslieville").
+    // A person's name is none the learner read as a place or an organisation in its sentence ("moving out of Wexley").
     const person = asksPersonsName(question);
     return named
       .split(', ')

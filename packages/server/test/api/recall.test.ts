@@ -292,7 +292,7 @@ describe('recall', () => {
         'My daughter Mia started violin lessons on Thursdays.',
         'My manager is called Ruth.',
         'The landlord fixed our boiler on Monday.',
-        'The plum tarts at the corner bakery sell out every day by 10.',
+        'The plum tarts at the corner bakery are all gone every day by 10.',
       ].join(' '),
     });
     const context = (question: string) => call('POST', '/v1/context', { body: { question, space } });
