@@ -206,8 +206,10 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
   if (passage.persons.self !== null) {
     const owner = nameAt(passage.persons.self, true);
     const genderOf = (name: string) => genderOfName(tokens, name) ?? genderOfKnownName(name);
-    // "Is Tova settling in at school?" — "She loves it.": "she" is the one person the message replied to ends on.
-    resolveReplyPronoun(found, passage.before, facts, owner, genderOf);
+    // "Is Tova settling in at school?" — "She loves it.": in a user's reply to the assistant, "she" is
+    // the one person the assistant's message ended on. Between named speakers a reply about someone
+    // is the speaker's remark ("Leo said she will love it"), kept as said.
+    if (passage.toAssistant === true) resolveReplyPronoun(found, passage.before, facts, owner, genderOf);
     resolveLeadingPronouns(found, owner, genderOf);
   }
   // The message before is often the question a reply answers, and a reply answers at its
