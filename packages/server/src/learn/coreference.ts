@@ -1,3 +1,4 @@
+import { splitSentences } from '../text/segment.js';
 import { classifyFact } from './classify.js';
 import { isLasting } from './lasting.js';
 import type { LearnedFact } from './types.js';
@@ -277,11 +278,9 @@ export function resolveReplyPronoun(
   nameReferent(opening, referent, pronoun);
 }
 
-/** The last sentence of a message (its last 300 characters at most): where a question to answer sits. */
+/** The last sentence of a message (within its last 300 characters): where a question to answer sits. */
 function lastSentence(message: string): string {
-  const tail = message.trimEnd().slice(-300);
-  const ends = [...tail.slice(0, -1).matchAll(/[.!?](?=\s)/gu)];
-  return ends.length ? tail.slice(ends.at(-1)!.index + 1) : tail;
+  return splitSentences(message.trimEnd().slice(-300)).at(-1)?.text ?? '';
 }
 
 /** Writes the person a fact's opening pronoun stands for into the fact ("She lives in Graz." → "Ilse lives in Graz."). */

@@ -205,7 +205,7 @@ function learnPassage(passage: Passage, facts: LearnedFact[]): void {
   // "My sister Ilse is a dentist. She lives in Graz.": "she" is Ilse.
   if (passage.persons.self !== null) {
     const owner = nameAt(passage.persons.self, true);
-    const genderOf = (name: string) => genderOfName(tokens, name) ?? genderOfKnownName(name);
+    const genderOf = (name: string) => genderOfName(tokens, name);
     // "Is Tova settling in at school?" — "She loves it.": in a user's reply to the assistant, "she" is
     // the one person the assistant's message ended on. Between named speakers a reply about someone
     // is the speaker's remark ("Leo said she will love it"), kept as said.
@@ -254,19 +254,17 @@ function screenSentence(passage: Passage, segment: Segment): Screened | null {
   return { segment, content, question };
 }
 
-/** A name's gender as the tagger knows first names (compromise's female and male names), else null. */
+/**
+ * A name's gender as the tagger knows first names (compromise's female and male names): from its
+ * token in this passage, or from the lexicon for a name said in another message; else null.
+ */
 function genderOfName(tokens: readonly Token[], name: string): Gender | null {
-  const first = name.split(/\s+/)[0];
-  const token = tokens.find((candidate) => candidate.text === first);
-  if (token?.tags.has('FemaleName')) return 'female';
-  if (token?.tags.has('MaleName')) return 'male';
-  return null;
-}
-
-/** A first name's gender as compromise's lexicon knows it, for a name said in another message. */
-function genderOfKnownName(name: string): Gender | null {
-  const tags = lexiconTags((name.split(/\s+/)[0] ?? '').toLowerCase());
-  return tags.includes('FemaleName') ? 'female' : tags.includes('MaleName') ? 'male' : null;
+  const first = name.split(/\s+/)[0] ?? '';
+  const tags = tokens.find((candidate) => candidate.text === first)?.tags;
+  if (tags?.has('FemaleName')) return 'female';
+  if (tags?.has('MaleName')) return 'male';
+  const known = lexiconTags(first.toLowerCase());
+  return known.includes('FemaleName') ? 'female' : known.includes('MaleName') ? 'male' : null;
 }
 
 /** Keeps line breaks (sentence boundaries for the tagger) and turns everything else into spaces. */
