@@ -328,7 +328,14 @@ for (const persona of personas) {
       answerLines.push(
         `[${persona.persona} ${item.kind}] ${item.question}\n  gold: ${item.answer}${item.old ? ` (was ${item.old})` : ''}\n` +
           `  ask:  ${asked.answer}  (F1 ${f1.toFixed(2)})\n  context: ${context.empty ? 'empty' : `${context.used} memories`}` +
-          `${item.answer !== null ? `, answer ${hasAnswer ? 'in' : 'not in'} it` : ''}${item.kind === 'update' ? `, latest ${latest ? 'wins' : 'loses'}` : ''}`,
+          `${item.answer !== null ? `, answer ${hasAnswer ? 'in' : 'not in'} it` : ''}${item.kind === 'update' ? `, latest ${latest ? 'wins' : 'loses'}` : ''}` +
+          // What a question nothing answers was answered with: the first few memories of its context.
+          (item.answer === null && !context.empty
+            ? context.memories
+                .slice(0, 3)
+                .map((memory: { text: string }) => `\n    - ${memory.text}`)
+                .join('')
+            : ''),
       );
     }
   }

@@ -6,6 +6,7 @@ import {
   isQuestion,
   keepRequestEnd,
   labelEnd,
+  pleasantryLeadEnd,
   questionCarriesFact,
   statementLeadEnd,
   tagQuestionStart,
@@ -88,6 +89,19 @@ describe('chit-chat', () => {
     expect(content('Yeah, I carved that oak bench last spring, Bea!')).toBe('I carved that oak bench last spring');
     expect(content('So cool you built such a sturdy boat.')).toBe('you built such a sturdy boat.');
     expect(content('And here is the agency.')).toBe('here is the agency.');
+  });
+
+  it('sets aside a pleasantry opening a sentence when a clause about the speaker or a named person follows', () => {
+    expect(content("Also sorry if I'm slow to reply, my terrier Pip keeps chewing my sketchbooks.")).toBe(
+      'my terrier Pip keeps chewing my sketchbooks.',
+    );
+    expect(content('Thanks for the tips - I tried the bread recipe on Sunday.')).toBe('I tried the bread recipe on Sunday.');
+    expect(content('No worries, Odile is bringing the tent to the lake.')).toBe('Odile is bringing the tent to the lake.');
+    // Too short to tell anything, or no speaker after it: the sentence stays talk.
+    expect(pleasantryLeadEnd('Thanks for the support, I really appreciate it.')).toBe(0);
+    expect(pleasantryLeadEnd("Sorry to hear that, hope the cold passes soon and you're back on the water.")).toBe(0);
+    // What opens the sentence is no pleasantry: nothing is set aside.
+    expect(pleasantryLeadEnd('The ferry was late, I missed the first talk of the day.')).toBe(0);
   });
 
   it('tells questions that only ask from questions that show something of the speaker', () => {

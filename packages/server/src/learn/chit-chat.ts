@@ -194,6 +194,11 @@ export function findContent(sentence: string, names: readonly string[], options:
       start += keep;
       continue;
     }
+    const pleasantry = pleasantryLeadEnd(rest);
+    if (pleasantry > 0) {
+      start += pleasantry;
+      continue;
+    }
     const reaction = (reactions ? leadingReaction.exec(rest) : null) ?? leadingConnector.exec(rest);
     if (reaction !== null && (rest.slice(reaction[0].length).match(/\S+/g) ?? []).length >= 2) {
       start += reaction[0].length;
@@ -233,6 +238,30 @@ export function normaliseForMatching(text: string): string {
     .replace(/[\s.!?…,;:~-]+$/u, '')
     .replace(/^[\s"“”]+/u, '')
     .trim();
+}
+
+/** The fewest words of a clause after a pleasantry that is learned ("I tried it on Sunday"). */
+const PLEASANTRY_REST_WORDS = 5;
+/** A clause break a pleasantry may end at: a comma, a semicolon, or a dash between spaces. */
+const clauseBreak = /\s*[,;]\s+|\s+[-–—]\s+/gu;
+
+/**
+ * Where a pleasantry that opens a sentence ends when a clause about the speaker or a named person
+ * follows it ("Sorry if I'm slow to reply, my dog keeps stealing my notebooks" → "my dog…";
+ * "Thanks for the tip, I tried it on Sunday"), or 0. The pleasantry must be one by itself (see
+ * pleasantries) and what follows must open with the speaker ("I", "my", "we") or a name and a
+ * verb, PLEASANTRY_REST_WORDS words at least: "Sorry to hear that, hope she's ok" and "Thanks
+ * for the support, I really appreciate it" stay talk.
+ */
+export function pleasantryLeadEnd(content: string): number {
+  for (const match of content.matchAll(clauseBreak)) {
+    const lead = normaliseForMatching(content.slice(0, match.index));
+    const rest = content.slice(match.index + match[0].length);
+    if (!pleasantries.test(lead)) continue;
+    if (!keptSpeaker.test(rest) && !keptNamed.test(rest)) return 0;
+    return (rest.match(/\S+/g) ?? []).length >= PLEASANTRY_REST_WORDS ? match.index + match[0].length : 0;
+  }
+  return 0;
 }
 
 /** Whether a statement (the content of a sentence) is only conversation: greeting, thanks, reaction. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsAnswerKind } from '../recall/answer-kind.js';
+import { answerKindAsked, holdsAnswerKind } from '../recall/answer-kind.js';
 import { findClash, newPart, shortAnswer } from '../recall/ask.js';
 import { asksView, queryTerms } from '../recall/query.js';
 import type { Recalled } from '../recall/search.js';
@@ -8,7 +8,7 @@ import { broaderWords, relatedWords } from '../recall/synonyms.js';
 import { MONTH_NAMES, WEEKDAY_NAMES } from '../text/calendar.js';
 import { splitSentences } from '../text/segment.js';
 import { tokenize } from '../text/tokens.js';
-import { findContent, isChitChat, questionCarriesFact, statementLeadEnd, tagQuestionStart } from './chit-chat.js';
+import { findContent, isChitChat, pleasantryLeadEnd, questionCarriesFact, statementLeadEnd, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { addS, thirdPerson } from './conjugate.js';
 import { resolveDates } from './dates.js';
@@ -3682,6 +3682,42 @@ const rules: Rule[] = [
     holds: (role) =>
       !holdsAnswerKind('name', `What is Tova's ${role} called?`, `Tova's ${role} moved out of Wexley.`, new Map([['wexley', 'place']])),
     counterExamples: ['cafe', 'boat'],
+  },
+  {
+    id: 'answer-kind.score-word',
+    reason: 'A question asking a result ("What score did…") is answered by a number, an ordinal or a grade, not by what it already says.',
+    where: 'recall/answer-kind.ts SCORE_WORDS',
+    entries: ['score', 'grade', 'mark', 'points'],
+    holds: (word) =>
+      answerKindAsked(`What ${word} did Tova get in the K2 test?`) === 'score' &&
+      !holdsAnswerKind('score', `What ${word} did Tova get in the K2 test?`, 'Tova sat the K2 test in 2025.'),
+    counterExamples: ['city', 'colour'],
+  },
+  {
+    id: 'answer-kind.grade',
+    reason: 'A grade is a letter ("an A", "a B+") or a letter and a number ("V4"); an "A" opening a sentence is the article.',
+    where: 'recall/answer-kind.ts GRADE',
+    entries: ['A', 'B+', 'C-', 'F', 'V4', 'B2'],
+    holds: (grade) => holdsAnswerKind('score', 'What grade did Tova get?', `Tova got ${grade} in chemistry.`),
+    counterExamples: ['G', 'Q+'],
+  },
+  {
+    id: 'answer-kind.vague-number',
+    reason: 'A vague number ("a few", "half", "free") is no result a score is said with.',
+    where: 'recall/answer-kind.ts VAGUE_NUMBER',
+    entries: ['half', 'couple', 'few', 'free', 'dozen', 'twenties'],
+    holds: (word) => !holdsAnswerKind('score', 'What score did Tova get?', `Tova read a ${word} pages.`),
+    counterExamples: ['seven', '82'],
+  },
+  {
+    id: 'chit-chat.pleasantry-lead',
+    reason:
+      'A pleasantry opening a sentence ("Sorry I\'m late, …") is set aside when a clause about the speaker follows a comma, semicolon or dash.',
+    where: 'learn/chit-chat.ts pleasantryLeadEnd clauseBreak',
+    entries: [', ', '; ', ' - ', ' – ', ' — '],
+    holds: (mark) =>
+      pleasantryLeadEnd(`Sorry for the late reply${mark}my sister moved to Porto last week.`) === `Sorry for the late reply${mark}`.length,
+    counterExamples: [' and ', ' '],
   },
   {
     id: 'answer-kind.clock-before',

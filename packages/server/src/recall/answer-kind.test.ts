@@ -80,6 +80,26 @@ describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)',
     expect(holdsAnswerKind('name', "What is Tova's teacher called?", 'Tova has cello lessons with Greta.')).toBe(true);
   });
 
+  it('reads a name of two words the lexicon does not know as the learner reads it alone: a place by the word it ends with', () => {
+    const asked = 'Which hotel is Tova staying at in Lyon?';
+    expect(holdsAnswerKind('name', asked, 'Tova is going to Lyon and maybe the Brenne Valley.')).toBe(false);
+    expect(holdsAnswerKind('name', asked, 'Tova is staying at the Maison Brenne in Lyon.')).toBe(true);
+    // One word that is a town's name and a person's alike stays fit for either.
+    expect(holdsAnswerKind('name', "What is Tova's aunt called?", "Tova's aunt Florence visits in May.")).toBe(true);
+  });
+
+  it('finds a result in a number, an ordinal or a grade the question does not say, not in a year or a vague number', () => {
+    const asked = 'What score did Tova get in the K2 exam?';
+    expect(answerKindAsked(asked)).toBe('score');
+    expect(answerKindAsked('What grade is Tova in?')).toBe('score');
+    expect(holdsAnswerKind('score', asked, 'Tova got 87 in the K2 exam.')).toBe(true);
+    expect(holdsAnswerKind('score', asked, 'Tova passed the K2 exam with a B+.')).toBe(true);
+    expect(holdsAnswerKind('score', 'What grade is Tova in?', 'Tova is in fourth grade now.')).toBe(true);
+    expect(holdsAnswerKind('score', asked, 'Tova may take the K2 exam in 2026.')).toBe(false);
+    expect(holdsAnswerKind('score', asked, 'Tova studied a few hours for the K2 exam.')).toBe(false);
+    expect(holdsAnswerKind('score', asked, 'A friend helped Tova study for the K2 exam.')).toBe(false);
+  });
+
   it("does not take a name the learner read as a place or an organisation for a person's, known by a relation or a role", () => {
     const asked = "What is Tova's boyfriend called?";
     const text = 'Tova is moving in with her boyfriend so Ines is moving out of Wexley.';

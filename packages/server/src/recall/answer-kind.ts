@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { typeOfName } from '../learn/name-types.js';
 import { lexiconTags } from '../text/lexicon.js';
 import { askedWord, personNamed, withoutDates } from './answer-span.js';
 
@@ -13,8 +14,13 @@ import { askedWord, personNamed, withoutDates } from './answer-span.js';
  * - `amount`: "How much…" and "How old…" want a number (or a decade of age: "in his thirties").
  * - `name`: "What is X's name?", "What is X called?", and "Which city / band / airline…": kinds
  *   of thing known by a name, which a memory gives as one (see NAME_KINDS).
+ * - `score`: "What score / grade / mark did X get?" wants a result: a number, an ordinal ("fourth
+ *   grade") or a grade ("an A", "B+", "V4") the question does not say itself.
  */
-export type AnswerKind = 'amount' | 'name';
+export type AnswerKind = 'amount' | 'name' | 'score';
+
+/** Words a question asks a result by ("What score did…", "What grade is…"). */
+const SCORE_WORDS = new Set(['score', 'grade', 'mark', 'points']);
 
 /**
  * Kinds of thing a memory names with a proper name when it says which: "Which airline…" is
@@ -36,6 +42,7 @@ export function answerKindAsked(question: string): AnswerKind | null {
     return 'name';
   }
   const word = askedWord(question);
+  if (word !== null && SCORE_WORDS.has(word)) return 'score';
   return word !== null && NAME_KINDS.has(stemmer(word)) ? 'name' : null;
 }
 
@@ -49,10 +56,20 @@ const NOT_PEOPLE = new Set('language team company brand band university college 
 /** Kinds of thing no city or country names either ("Which hotel…" is not answered by "Lyon"). */
 const NOT_PLACES = new Set('language company brand band airline hotel'.split(' ').map((word) => stemmer(word)));
 
-/** What compromise's lexicon knows a name as: "Person", "Place" or "" (a name it does not know, or of two words and more). */
+/**
+ * What a name is known as, by itself: "Person", "Place" or "". Compromise's lexicon first; for a
+ * name of two words and more, what the learner reads a lone name as (learn/name-types.ts: WordNet's
+ * places, place words it ends with, "Douro Valley"; compromise's people, "Marie Curie"). One word
+ * the lexicon knows as neither stays unknown: "Florence" is a town and a first name.
+ */
 function nameKindOf(name: string): string {
   const tags = lexiconTags(name.toLowerCase());
-  return tags.some((tag) => PERSON_TAGS.has(tag)) ? 'Person' : tags.some((tag) => PLACE_TAGS.has(tag)) ? 'Place' : '';
+  if (tags.some((tag) => PERSON_TAGS.has(tag))) return 'Person';
+  if (tags.some((tag) => PLACE_TAGS.has(tag))) return 'Place';
+  // One word the lexicon does not know as either may be both ("Florence"): it stays unknown.
+  if (!/\s/u.test(name)) return '';
+  const type = typeOfName(name);
+  return type === 'person' ? 'Person' : type === 'place' ? 'Place' : '';
 }
 
 /**
@@ -166,6 +183,7 @@ export function holdsAnswerKind(
       .some((name) => !unfit.includes(nameKindOf(name)) && !(person && UNFIT_FOR_PERSON.has(learned.get(name.toLowerCase()) ?? '')));
   }
   const plain = withoutDates(text);
+  if (kind === 'score') return holdsScore(question, plain);
   const age = /^\s*how\s+old\b/iu.test(question);
   const money = !age && MONEY_ASKED.test(question);
   for (const match of plain.matchAll(NUMBER_WORD)) {
@@ -187,3 +205,28 @@ const UNFIT_FOR_PERSON = new Set(['place', 'org']);
 const MAX_AGE = 120;
 /** Units an age is told in ("nine months old"). */
 const AGE_UNIT = /^\s+(?:years?|months?|weeks?|days?)\b/iu;
+
+/** Number words no result is said with ("a few", "half", "free"; "her twenties" is an age). */
+const VAGUE_NUMBER = /^(?:half|couple|few|free|dozen|teens?|\p{L}+ies)$/iu;
+/** Ordinals a school year or a place in a race is said with ("fourth grade", "3rd"). */
+const ORDINAL = /\b(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)\b/giu;
+/** A grade said as a letter ("an A", "a B+") or a letter and a number ("V4", "B2"); an "A" opening a sentence is the article. */
+const GRADE = /(?<![\p{L}\d])(?:[A-F][+-]?|[A-Z]\d{1,2}[+-]?)(?![\p{L}\d+-])/gu;
+
+/**
+ * Whether a memory's words (dates taken out) hold a result the question does not say: a number
+ * that is not a year alone, an ordinal, or a grade (GRADE) not at a sentence's start.
+ */
+function holdsScore(question: string, plain: string): boolean {
+  const said = new Set(question.toLowerCase().match(/[\p{L}\d+-]+/gu) ?? []);
+  const fresh = (token: string) => !said.has(token.toLowerCase());
+  for (const match of plain.matchAll(NUMBER_WORD)) {
+    if (!VAGUE_NUMBER.test(match[0]) && !YEAR.test(match[0]) && fresh(match[0])) return true;
+  }
+  for (const match of plain.matchAll(ORDINAL)) if (fresh(match[0])) return true;
+  for (const match of plain.matchAll(GRADE)) {
+    const opensSentence = /(?:^|[.!?]\s+)$/u.test(plain.slice(0, match.index));
+    if (!opensSentence && fresh(match[0])) return true;
+  }
+  return false;
+}
