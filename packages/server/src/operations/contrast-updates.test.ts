@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ContrastCandidate } from '../store/memory-repository.js';
-import { updatedBy } from './contrast-updates.js';
+import { updatedBy, withRelationsOf } from './contrast-updates.js';
 
 /** A candidate as the store gives it (lexemes written out as PostgreSQL's English configuration makes them). */
 function candidate(text: string, lexemes: string[], fact: string[], value: string[], subject = ['user']): ContrastCandidate {
@@ -59,5 +59,31 @@ describe('updatedBy: the memory a contrasting fact updates', () => {
       ['edda'],
     );
     expect(updatedBy(plain, 'Edda', 'After the visit Edda is flexitarian now, not vegetarian.')).toBe(true);
+  });
+});
+
+describe('who the people of a replaced memory are (withRelationsOf)', () => {
+  it('names a person the replacing fact names bare with the relation the replaced memory gave', () => {
+    expect(
+      withRelationsOf(
+        "The user's partner Tomas and the user are planning a week in Riga in May.",
+        'The user is going to Tallinn instead of Riga, Tomas found a cheap ferry.',
+      ),
+    ).toBe("The user is going to Tallinn instead of Riga, the user's partner Tomas found a cheap ferry.");
+    expect(withRelationsOf("Edda's little sister Ines is moving to Riga.", 'Ines is moving to Tallinn instead of Riga.')).toBe(
+      "Edda's little sister Ines is moving to Tallinn instead of Riga.",
+    );
+  });
+
+  it('leaves a fact that names the relation already, or does not name the person, as it is', () => {
+    const fact = "The user's partner Tomas is going to Tallinn instead of Riga.";
+    expect(withRelationsOf("The user's partner Tomas is going to Riga.", fact)).toBe(fact);
+    expect(withRelationsOf("The user's partner Tomas is going to Riga.", 'The user is going to Tallinn instead of Riga.')).toBe(
+      'The user is going to Tallinn instead of Riga.',
+    );
+    // A relation the replaced memory did not give a name is nobody's to carry.
+    expect(withRelationsOf("The user's partner is going to Riga.", 'Tomas is going to Tallinn instead of Riga.')).toBe(
+      'Tomas is going to Tallinn instead of Riga.',
+    );
   });
 });

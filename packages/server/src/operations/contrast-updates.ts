@@ -1,4 +1,5 @@
 import { contrastAt, subjectOf, supersededWords } from '../learn/contrast.js';
+import { EITHER_RELATIONS, FEMALE_RELATIONS, MALE_RELATIONS, RELATION_ADJECTIVES } from '../learn/coreference.js';
 import type { LearnedFact } from '../learn/types.js';
 import type { Db } from '../store/database.js';
 import type { ContrastCandidate } from '../store/memory-repository.js';
@@ -47,7 +48,35 @@ export async function markContrastUpdates(db: Db, scope: Scope, sourceId: string
     }
     const candidates = await contrastCandidates(db, scope, { subject, words, fact: fact.text, sourceId });
     const updated = candidates.find((candidate) => updatedBy(candidate, subject, fact.text));
-    marked.push(updated ? { ...fact, replaces: updated.id } : fact);
+    marked.push(updated ? { ...fact, text: withRelationsOf(updated.text, fact.text), replaces: updated.id } : fact);
   }
   return marked;
+}
+
+const relationWords = [...FEMALE_RELATIONS, ...MALE_RELATIONS, ...EITHER_RELATIONS].join('|');
+const relationAdjectives = RELATION_ADJECTIVES.join('|');
+/** "the user's partner Sam", "Omar's little sister Ilse": who a named person is to someone, as the learner writes it. */
+const NAMED_RELATION = new RegExp(
+  String.raw`\b((?:[Tt]he user|\p{Lu}[\p{L}'’-]*)['’]s (?:(?:${relationAdjectives}) )?(?:${relationWords})),? (\p{Lu}[\p{L}'’-]+)(?![\p{L}'’-])`,
+  'gu',
+);
+
+/**
+ * The replacing fact with who its people are, as the memory it replaces said it: a change of
+ * plan replaces the plan, not what the plan told of the people in it ("The user's partner Sam and
+ * the user are going to Valencia." replaced by "… going to Seville instead of Valencia, Sam found
+ * flights." keeps "the user's partner Sam"). Each named person the fact names bare, whose relation
+ * the replaced memory gave, is named with it at the first mention.
+ */
+export function withRelationsOf(replaced: string, fact: string): string {
+  let text = fact;
+  for (const match of replaced.matchAll(NAMED_RELATION)) {
+    const [, relation, name] = match as unknown as [string, string, string];
+    const bare = new RegExp(String.raw`(?<![\p{L}'’-])${name}(?![\p{L}'’-])`, 'u').exec(text);
+    if (bare === null || new RegExp(String.raw`(?:${relationWords}),? $`, 'iu').test(text.slice(0, bare.index))) continue;
+    const named = `${relation} ${name}`;
+    const written = bare.index === 0 ? named.charAt(0).toUpperCase() + named.slice(1) : named.charAt(0).toLowerCase() + named.slice(1);
+    text = text.slice(0, bare.index) + (/^the user/iu.test(relation) ? written : named) + text.slice(bare.index + name.length);
+  }
+  return text;
 }

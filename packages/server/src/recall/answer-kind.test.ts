@@ -84,6 +84,8 @@ describe('whether a memory holds an answer of the kind asked (holdsAnswerKind)',
     const asked = 'Which hotel is Tova staying at in Lyon?';
     expect(holdsAnswerKind('name', asked, 'Tova is going to Lyon and maybe the Brenne Valley.')).toBe(false);
     expect(holdsAnswerKind('name', asked, 'Tova is staying at the Maison Brenne in Lyon.')).toBe(true);
+    // A town the lexicon does not know, but WordNet does, is no hotel's name.
+    expect(holdsAnswerKind('name', asked, "Tova will stay with her aunt's friends in Spokane.")).toBe(false);
     // One word that is a town's name and a person's alike stays fit for either.
     expect(holdsAnswerKind('name', "What is Tova's aunt called?", "Tova's aunt Florence visits in May.")).toBe(true);
   });

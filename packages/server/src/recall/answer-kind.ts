@@ -60,14 +60,16 @@ const NOT_PLACES = new Set('language company brand band airline hotel'.split(' '
  * What a name is known as, by itself: "Person", "Place" or "". Compromise's lexicon first; for a
  * name of two words and more, what the learner reads a lone name as (learn/name-types.ts: WordNet's
  * places, place words it ends with, "Douro Valley"; compromise's people, "Marie Curie"). One word
- * the lexicon knows as neither stays unknown: "Florence" is a town and a first name.
+ * the lexicon knows as neither stays unknown ("Florence" is a town and a first name) unless
+ * `placesOnly`: the question rules out people and places alike (a hotel's, an airline's name).
  */
-function nameKindOf(name: string): string {
+function nameKindOf(name: string, placesOnly: boolean): string {
   const tags = lexiconTags(name.toLowerCase());
   if (tags.some((tag) => PERSON_TAGS.has(tag))) return 'Person';
   if (tags.some((tag) => PLACE_TAGS.has(tag))) return 'Place';
-  // One word the lexicon does not know as either may be both ("Florence"): it stays unknown.
-  if (!/\s/u.test(name)) return '';
+  // One word the lexicon does not know as either may be both ("Florence"): it stays unknown,
+  // but where the question rules out people and places alike (a hotel's name), a town is no answer.
+  if (!placesOnly && !/\s/u.test(name)) return '';
   const type = typeOfName(name);
   return type === 'person' ? 'Person' : type === 'place' ? 'Place' : '';
 }
@@ -176,11 +178,14 @@ export function holdsAnswerKind(
     const named = personNamed(question, text);
     if (named === null) return false;
     const unfit = unfitNames(question);
+    const placesOnly = unfit.includes('Place') && unfit.includes('Person');
     // A person's name is none the learner read as a place or an organisation in its sentence ("moving out of Wexley").
     const person = asksPersonsName(question);
     return named
       .split(', ')
-      .some((name) => !unfit.includes(nameKindOf(name)) && !(person && UNFIT_FOR_PERSON.has(learned.get(name.toLowerCase()) ?? '')));
+      .some(
+        (name) => !unfit.includes(nameKindOf(name, placesOnly)) && !(person && UNFIT_FOR_PERSON.has(learned.get(name.toLowerCase()) ?? '')),
+      );
   }
   const plain = withoutDates(text);
   if (kind === 'score') return holdsScore(question, plain);

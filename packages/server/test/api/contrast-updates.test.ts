@@ -50,6 +50,20 @@ describe('learning: a fact that says what no longer holds replaces the memory th
     expect(texts.some((text) => /Krakow instead of Gdansk/.test(text))).toBe(true);
   });
 
+  it('keeps who the replaced plan said its people are: the replacing memory names them so, and recall finds it', async () => {
+    const space = freshSpace();
+    await said(space, 'My sister Ilse and I are planning a week in Gdansk in May.', '2026-03-01T09:00:00Z');
+    await said(space, 'Change of plan: we are going to Krakow instead of Gdansk, Ilse found a cheap train.', '2026-04-01T09:00:00Z');
+
+    const texts = (await current(space)).map((memory) => memory.text);
+    expect(texts).toEqual([
+      "Change of plan: Tomas and friends are going to Krakow instead of Gdansk, Tomas's sister Ilse found a cheap train.",
+    ]);
+    const context = await call('POST', '/v1/context', { space, body: { question: "What is Tomas's sister called?" } });
+    expect(context.body.empty).toBe(false);
+    expect(context.body.context).toMatch(/sister Ilse found a cheap train/);
+  });
+
   it('does not replace a memory that shares only the old value with the fact', async () => {
     const space = freshSpace();
     await said(space, 'I love pizza.', '2026-03-01T09:00:00Z');
