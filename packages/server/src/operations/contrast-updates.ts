@@ -73,7 +73,7 @@ export function withRelationsOf(replaced: string, fact: string): string {
   for (const match of replaced.matchAll(NAMED_RELATION)) {
     const [, relation, name] = match as unknown as [string, string, string];
     const bare = new RegExp(String.raw`(?<![\p{L}'’-])${name}(?![\p{L}'’-])`, 'u').exec(text);
-    if (bare === null || new RegExp(String.raw`(?:${relationWords}),? $`, 'iu').test(text.slice(0, bare.index))) continue;
+    if (bare === null || new RegExp(`(?:${relationWords}),? $`, 'iu').test(text.slice(0, bare.index))) continue;
     const named = `${relation} ${name}`;
     const written = bare.index === 0 ? named.charAt(0).toUpperCase() + named.slice(1) : named.charAt(0).toLowerCase() + named.slice(1);
     text = text.slice(0, bare.index) + (/^the user/iu.test(relation) ? written : named) + text.slice(bare.index + name.length);
