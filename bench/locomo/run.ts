@@ -436,6 +436,15 @@ for (const sample of samples) {
       const context = await call('POST', '/v1/context', space, { question, limit: 12 });
       unrelatedAsked += 1;
       if (context.empty) unrelatedEmpty += 1;
+      // An unrelated question judged known, with what it was answered from.
+      else if (answersPath)
+        answerLines.push(
+          `[unrelated] ${question} (${sample.sample_id})\n  context: ${context.used} memories` +
+            context.memories
+              .slice(0, 3)
+              .map((memory: { text: string }) => `\n    - ${memory.text}`)
+              .join(''),
+        );
     }
   }
 }

@@ -1,6 +1,9 @@
 import { splitSentences } from '../text/segment.js';
+import { tokenize } from '../text/tokens.js';
 import { classifyFact } from './classify.js';
 import { isLasting } from './lasting.js';
+import { nameTypes } from './name-types.js';
+import { findNames } from './names.js';
 import type { LearnedFact } from './types.js';
 
 /**
@@ -247,8 +250,10 @@ export function resolveLeadingPronouns(facts: LearnedFact[], owner: string, gend
  * "Is Tova settling in at school?" — "She loves it, her teacher is great.": a message
  * that opens with "she" or "he" often answers about the one person the message before it ended
  * on. When the last sentence of `before` names exactly one person the conversation has already
- * named as a person (`earlier`: the facts learned from its messages so far), of the pronoun's
- * gender or one not known, the opening fact of `found` names them. Changed in place.
+ * named as a person (`earlier`: the facts learned from its messages so far), or, when it names
+ * none of those, exactly one name that may be a person's in that sentence (a turn saved on its
+ * own: "Does Tova have a favourite subject?"), of the pronoun's gender or one not known,
+ * the opening fact of `found` names them. Changed in place.
  */
 export function resolveReplyPronoun(
   found: LearnedFact[],
@@ -272,10 +277,26 @@ export function resolveReplyPronoun(
       named.set(name, { text: name, name, gender: genderOf(name) ?? (relation === undefined ? null : genderOfRelation(relation)) });
     });
   }
+  // Nobody the conversation named yet (a turn saved on its own): the one person the question itself names.
+  if (named.size === 0) for (const name of peopleNamedIn(last, owner)) named.set(name, { text: name, name, gender: genderOf(name) });
   if (named.size !== 1) return;
   const referent = [...named.values()][0]!;
   if (referent.gender !== null && referent.gender !== pronoun.gender) return;
   nameReferent(opening, referent, pronoun);
+}
+
+/**
+ * The names of a sentence that may be people's, the owner's aside: those the learner reads in it
+ * (name-types.ts) as neither a place nor an organisation. A question seldom says more of a name
+ * than "Does Tova like…", and "she" or "he" in reply to it is a person's.
+ */
+function peopleNamedIn(sentence: string, owner: string): string[] {
+  const tokens = tokenize(sentence);
+  const names = findNames(sentence, tokens, 0);
+  const types = nameTypes(names, { text: sentence, tokens, start: 0, end: sentence.length, people: [] });
+  return names
+    .filter((name, index) => (types[index] === 'person' || types[index] === 'thing') && name.toLowerCase() !== owner.toLowerCase())
+    .flatMap((name) => name.split(/\s+(?:and|&)\s+/u)); // "Tova and Bram" is two people
 }
 
 /** The last sentence of a message (within its last 300 characters): where a question to answer sits. */

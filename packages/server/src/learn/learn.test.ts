@@ -398,6 +398,25 @@ describe('learnFromMessages', () => {
     );
   });
 
+  it('names the one person the question replied to names, in a turn saved on its own', () => {
+    const alone = (asked: string, reply: string) =>
+      learnFromMessages(
+        readMessages([
+          { role: 'assistant', at, content: asked },
+          { role: 'user', at, content: reply },
+        ]),
+        { writtenAt },
+      ).map((fact) => fact.text);
+    expect(alone('Does Tova have a favourite subject at school?', 'She loves maths, she hates spelling.')).toEqual([
+      'Tova loves maths, she hates spelling.',
+    ]);
+    // Not a place, nor one of two names.
+    expect(alone('How was the week in Lisbon?', 'She loved every minute of it.')).toEqual(['The user said she loved every minute of it.']);
+    expect(alone('Do Tova and Bram like the new school?', 'She loves it, the teachers are kind.')).toEqual([
+      'The user said she loves it, the teachers are kind.',
+    ]);
+  });
+
   it('reads "Sad news," as a label, not as the speaker being sad', () => {
     const facts = learnFromMessages(readMessages([{ role: 'user', at, content: 'Sad news, my cat Miso died.' }]), { writtenAt });
     expect(facts[0]?.text).toBe("Sad news, the user's cat Miso died.");

@@ -301,6 +301,17 @@ describe('judge', () => {
     expect(saysAboutNamed(rankingOf([{ hit: hit(3, [3, 3]), score: 0.5, direct: 0.1 }]), asked, ['pip'])).toBe(true);
   });
 
+  it("lets a memory whose subject is the name say the question's other word in the message it answers", () => {
+    // "What does Pip chew?": "Does Pip chew shoes?" — "He's fine, only slippers." is learned "Pip is
+    // fine, only slippers.", about Pip, with "chew" in the message it answers (level 1).
+    const asked: QueryWord[] = [{ ...word([0]), name: true }, word([1])];
+    const reply = { hit: hit(1, [3, 1], { about: ['Pip'] }), score: 0.5, direct: 0.3 };
+    expect(saysAboutNamed(rankingOf([reply]), asked, ['pip'])).toBe(true);
+    // A memory about another, naming Pip, does not: its subject is not the name asked.
+    const remark = { hit: hit(2, [3, 1], { about: ['Ana', 'Pip'] }), score: 0.5, direct: 0.3 };
+    expect(saysAboutNamed(rankingOf([remark]), asked, ['pip'])).toBe(false);
+  });
+
   it('lets a memory naming a kind of the answer asked for say that word, and no other word', () => {
     // "Which instrument does Ana play?": lexeme 0 "instrument", lexeme 1 "^instrument" (a memory
     // saying "cello"); lexeme 2 "play", said by both.

@@ -645,7 +645,8 @@ function holdsKind(row: MemoryRow | undefined, kind: AnswerKind, question: strin
 
 /**
  * Whether one of the best memories about a person the question names says, in its own words,
- * another word of the question. A request in chat ("Book a vegetarian table for Dan.") mostly
+ * another word of the question (or, for a memory whose subject is the name, in the message it
+ * answers). A request in chat ("Book a vegetarian table for Dan.") mostly
  * holds words of the task, not of what is stored; "Dan is vegetarian." still bears on it. A
  * question whose only match is the name ("What is Dan's favourite colour?") stays unknown.
  */
@@ -656,10 +657,16 @@ export function saysAboutNamed(ranking: Ranking, words: QueryWord[], names: stri
   for (let index = 0; index < Math.min(JUDGED, ranking.length); index++) {
     const place = order[index]!;
     if (!isAboutName(hits, place, names, words)) continue;
-    for (const lexeme of others) if (levelAt(hits, place, lexeme) >= OWN_WORDS) return true;
+    // A memory whose subject is the name may say the rest in the message it answers: "Does Dan
+    // eat fish?" — "He's vegetarian." is learned "Dan is vegetarian.", and bears on "What does Dan eat?".
+    const subject = isSubjectNamed(hits.abouts[hits.about[place]!]!, names);
+    for (const lexeme of others) if (levelAt(hits, place, lexeme) >= (subject ? ANSWERED_WORDS : OWN_WORDS)) return true;
   }
   return false;
 }
+
+/** A lexeme's match level when the message a memory answers holds it (the lowest level that matches). */
+const ANSWERED_WORDS = 1;
 
 /** The level of lexeme `lexeme` in the memory at `place` (0 for a lexeme past the columns' width). */
 function levelAt(hits: HitColumns, place: number, lexeme: number): number {
