@@ -131,8 +131,10 @@ const alternation = (words: readonly string[]) =>
 const female = new Set<string>(FEMALE_RELATIONS);
 const male = new Set<string>(MALE_RELATIONS);
 const gendered = alternation([...FEMALE_RELATIONS, ...MALE_RELATIONS]);
-const anyRelation = alternation([...FEMALE_RELATIONS, ...MALE_RELATIONS, ...EITHER_RELATIONS]);
-const adjectives = alternation(RELATION_ADJECTIVES);
+/** Every relation word as one alternation for a pattern, longest first ("grandmother" before "grandma"). */
+export const RELATION_ALTERNATION = alternation([...FEMALE_RELATIONS, ...MALE_RELATIONS, ...EITHER_RELATIONS]);
+/** The words between an owner and a relation (RELATION_ADJECTIVES) as one alternation for a pattern. */
+export const RELATION_ADJECTIVE_ALTERNATION = alternation(RELATION_ADJECTIVES);
 const hasParticiple = new RegExp(`^(?:(?:just|already|always|never|finally|recently)\\s+)?(?:${alternation(HAS_PARTICIPLES)})\\b`, 'i');
 
 /** What a relation says of the gender of the person it names. */
@@ -160,7 +162,7 @@ function buildPatterns(owner: string) {
   return {
     // "<owner>'s [adjective] <relation>" at the opening of a fact, not followed by a name ("… sister Ilse").
     relation: new RegExp(
-      `^${escape(owner)}['’]s (?:(?:${adjectives})(?:\\s+|-(?=\\p{L})))?(${anyRelation})(?!\\p{L})(?![,-]?\\s*\\p{Lu})`,
+      `^${escape(owner)}['’]s (?:(?:${RELATION_ADJECTIVE_ALTERNATION})(?:\\s+|-(?=\\p{L})))?(${RELATION_ALTERNATION})(?!\\p{L})(?![,-]?\\s*\\p{Lu})`,
       'u',
     ),
     // "She …", "He's …", or a possessive "Her …" / "His …" (not "Her and I …", where it is the subject).

@@ -1,5 +1,5 @@
 import { contrastAt, subjectOf, supersededWords } from '../learn/contrast.js';
-import { EITHER_RELATIONS, FEMALE_RELATIONS, MALE_RELATIONS, RELATION_ADJECTIVES } from '../learn/coreference.js';
+import { RELATION_ADJECTIVE_ALTERNATION, RELATION_ALTERNATION } from '../learn/coreference.js';
 import type { LearnedFact } from '../learn/types.js';
 import type { Db } from '../store/database.js';
 import type { ContrastCandidate } from '../store/memory-repository.js';
@@ -53,13 +53,13 @@ export async function markContrastUpdates(db: Db, scope: Scope, sourceId: string
   return marked;
 }
 
-const relationWords = [...FEMALE_RELATIONS, ...MALE_RELATIONS, ...EITHER_RELATIONS].join('|');
-const relationAdjectives = RELATION_ADJECTIVES.join('|');
 /** "the user's partner Sam", "Omar's little sister Ilse": who a named person is to someone, as the learner writes it. */
 const NAMED_RELATION = new RegExp(
-  String.raw`\b((?:[Tt]he user|\p{Lu}[\p{L}'’-]*)['’]s (?:(?:${relationAdjectives}) )?(?:${relationWords})),? (\p{Lu}[\p{L}'’-]+)(?![\p{L}'’-])`,
+  String.raw`\b((?:[Tt]he user|\p{Lu}[\p{L}'’-]*)['’]s (?:(?:${RELATION_ADJECTIVE_ALTERNATION}) )?(?:${RELATION_ALTERNATION})),? (\p{Lu}[\p{L}'’-]+)(?![\p{L}'’-])`,
   'gu',
 );
+/** A relation word just before a name ("… partner Sam", "… sister, Ines"): the fact says who the person is already. */
+const RELATION_BEFORE = new RegExp(`(?:${RELATION_ALTERNATION}),? $`, 'iu');
 
 /**
  * The replacing fact with who its people are, as the memory it replaces said it: a change of
@@ -73,10 +73,12 @@ export function withRelationsOf(replaced: string, fact: string): string {
   for (const match of replaced.matchAll(NAMED_RELATION)) {
     const [, relation, name] = match as unknown as [string, string, string];
     const bare = new RegExp(String.raw`(?<![\p{L}'’-])${name}(?![\p{L}'’-])`, 'u').exec(text);
-    if (bare === null || new RegExp(`(?:${relationWords}),? $`, 'iu').test(text.slice(0, bare.index))) continue;
-    const named = `${relation} ${name}`;
-    const written = bare.index === 0 ? named.charAt(0).toUpperCase() + named.slice(1) : named.charAt(0).toLowerCase() + named.slice(1);
-    text = text.slice(0, bare.index) + (/^the user/iu.test(relation) ? written : named) + text.slice(bare.index + name.length);
+    if (bare === null || RELATION_BEFORE.test(text.slice(0, bare.index))) continue;
+    // "the user's …" is capitalised only where it opens the fact; a name's owner keeps its capital.
+    const owner = /^the user/iu.test(relation)
+      ? (bare.index === 0 ? 'The user' : 'the user') + relation.slice('the user'.length)
+      : relation;
+    text = `${text.slice(0, bare.index)}${owner} ${name}${text.slice(bare.index + name.length)}`;
   }
   return text;
 }
