@@ -3,7 +3,7 @@ import { periodOf } from '../meter/usage.js';
 import { answerWithModel } from '../model/answer-with-model.js';
 import { ModelError } from '../model/model-error.js';
 import { answerOffline } from '../recall/ask.js';
-import { chooseContext, WITH_THEIR_WHOLE_MESSAGE } from '../recall/context-block.js';
+import { chooseContext, WITH_THEIR_REFERENCE, WITH_THEIR_WHOLE_MESSAGE } from '../recall/context-block.js';
 import type { Recalled, RecallResult } from '../recall/search.js';
 import { recall } from '../recall/search.js';
 import { memoriesOfMessages } from '../store/memory-repository.js';
@@ -34,9 +34,14 @@ const CONTEXT_POOL = 50;
 export async function contextFor(context: OperationContext, scope: Scope, question: string, filter: RecallFilter): Promise<RecallResult> {
   const found = await recall(context.db, scope, question, { ...filter, limit: Math.max(filter.limit, CONTEXT_POOL), now: context.now() });
   await addAnswer(context.db, scope, periodOf(context.now()).start);
-  const messages = found.memories
-    .slice(0, WITH_THEIR_WHOLE_MESSAGE)
-    .flatMap(({ row }) => (row.message_index === null ? [] : [{ sourceId: row.source_id, messageIndex: row.message_index }]));
+  // The best one's whole message, and the messages whose sentences the next best may bring.
+  const seen = new Set<string>();
+  const messages = found.memories.slice(0, Math.max(WITH_THEIR_WHOLE_MESSAGE, WITH_THEIR_REFERENCE)).flatMap(({ row }) => {
+    const key = `${row.source_id}:${row.message_index}`;
+    if (row.message_index === null || seen.has(key)) return [];
+    seen.add(key);
+    return [{ sourceId: row.source_id, messageIndex: row.message_index }];
+  });
   const said = await memoriesOfMessages(context.db, scope, messages, { kind: filter.kind, labels: filter.labels });
   return { ...found, memories: chooseContext(found.memories, filter.limit, said) };
 }

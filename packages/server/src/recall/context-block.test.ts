@@ -1,7 +1,7 @@
 import { EMPTY_CONTEXT } from '@engram/protocol';
 import { describe, expect, it } from 'vitest';
 import type { MemoryRow } from '../store/memory-repository.js';
-import { chooseContext, renderContext } from './context-block.js';
+import { chooseContext, referenceNeighbours, renderContext } from './context-block.js';
 import { memoryRow } from './memory-row.fixture.js';
 
 /** The memories of one message of one source (`src_1`), the id giving their order in it. */
@@ -31,7 +31,7 @@ describe('chooseContext', () => {
     { row: row(3, 'Tomas painted a bowl.', { message_index: 9 }), score: 0.7 },
     { row: row(4, 'Tomas baked bread.', { message_index: 11 }), score: 0.6 },
     // The next sentence of the best memory's message: it answers "What does the blue jug remind Tomas of?" without its words.
-    { row: row(5, 'It reminds Tomas of the sea.', { message_index: 4, sentence_start: 40 }), score: 0.2 },
+    { row: row(5, 'Tomas thinks of the sea when Tomas sees the jug.', { message_index: 4, sentence_start: 40 }), score: 0.2 },
     { row: row(6, 'Tomas bought the bowl at a fair.', { message_index: 9, sentence_start: 30 }), score: 0.1 },
   ];
 
@@ -60,5 +60,44 @@ describe('chooseContext', () => {
   it('keeps the ranking for a memory past the best two, and for memories of no message', () => {
     const unplaced = recalled.map((item) => ({ ...item, row: { ...item.row, message_index: null } }));
     expect(chooseContext(unplaced, 4).map((item) => item.row.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  /** A memory of the message `index` of `src_1` whose sentence runs from `start` to `end`. */
+  const said = (id: number, text: string, index: number, start: number, end: number, sentence = text) =>
+    row(id, text, { message_index: index, sentence_start: start, sentence_end: end, sentence_text: sentence });
+
+  it('brings the sentence a memory refers back to, and the one that refers back to it, in the order said', () => {
+    const ranked = [
+      { row: said(1, 'Ines baked bread.', 1, 0, 17), score: 0.9 },
+      { row: said(2, 'Ines paints.', 2, 0, 12), score: 0.8 },
+      // Past the best two, so no rule of the message brings its sentences: only the reference.
+      { row: said(3, 'Ines said they have a varied diet.', 3, 40, 68, 'They have a varied diet.'), score: 0.7 },
+      { row: said(4, 'Ines loves this series.', 4, 0, 23), score: 0.6 },
+      { row: said(5, 'Ines swims.', 5, 0, 11), score: 0.5 },
+      { row: said(6, 'Ines runs.', 6, 0, 10), score: 0.4 },
+    ];
+    const store = [
+      said(7, 'Ines said the turtles eat greens and insects.', 3, 0, 39, 'The turtles eat greens and insects.'),
+      said(8, 'Ines said it has dragons and magic.', 4, 24, 51, 'It has dragons and magic.'),
+      // Not next to the memory, and not opening with a reference: neither is brought.
+      said(9, 'Ines reads at night.', 4, 52, 72),
+      said(10, 'Ines keeps turtles.', 3, 69, 88),
+    ];
+    expect(chooseContext(ranked, 6, store).map((item) => item.row.id)).toEqual([1, 2, 7, 3, 4, 8]);
+    expect(chooseContext(ranked, 12, store).map((item) => item.row.id)).toEqual([1, 2, 7, 3, 4, 8, 5, 6]);
+    // Past the best WITH_THEIR_REFERENCE (4) a memory brings nothing.
+    const late = [ranked[0]!, ranked[1]!, ranked[4]!, ranked[5]!, { row: said(11, 'Ines sews.', 11, 0, 10), score: 0.3 }, ranked[2]!];
+    expect(chooseContext(late, 12, store).map((item) => item.row.id)).toEqual([1, 2, 5, 6, 11, 3]);
+  });
+
+  it('reads "this" and "that" as referring back only when they stand for a thing, not before a noun', () => {
+    const first = said(1, 'Ines read a memoir by Ada Lin.', 1, 0, 30);
+    const pronoun = said(2, 'Ines said this is a true story.', 1, 31, 54, 'This is a true story.');
+    const determiner = said(3, 'This book reminds Ines of home.', 1, 31, 60);
+    expect(referenceNeighbours(pronoun, [first, pronoun]).before.map((row) => row.id)).toEqual([1]);
+    expect(referenceNeighbours(determiner, [first, determiner]).before).toEqual([]);
+    // From the other side: the sentence after the memory's points back to it.
+    expect(referenceNeighbours(first, [first, pronoun]).after.map((row) => row.id)).toEqual([2]);
+    expect(referenceNeighbours(first, [first, determiner]).after).toEqual([]);
   });
 });

@@ -20,6 +20,44 @@ export const WITH_THEIR_MESSAGE = 2;
 export const WITH_THEIR_WHOLE_MESSAGE = 1;
 
 /**
+ * How many of the best memories bring the sentence their own sentence points back to, or the one
+ * that points back to it, from the same message: a sentence that opens with "it", "they", "this"
+ * or "her" says the rest of what the one before it began ("I love this series. It has dragons and
+ * great characters.", "Nate said they eat greens and insects. They have a varied diet."), so the
+ * memory of either sentence alone may match a question that only the other one answers.
+ */
+export const WITH_THEIR_REFERENCE = 4;
+
+/** The opening of a sentence that refers back to what the sentence before it named. */
+const REFERRING_OPENING =
+  /^\W*(?:(?:it|it's|its|they|they're|they've|their|them|he|she|his|her)\b|(?:this|that|these|those)(?:'s|\s+(?:is|was|are|were|has|have|had)\b))/i;
+
+/**
+ * The memories of the sentence next to `row`'s in its message: of the one before it when `row`'s
+ * sentence opens by referring back, of the one after it when that one does (none for a memory of
+ * no message).
+ */
+export function referenceNeighbours(row: MemoryRow, candidates: MemoryRow[]): { before: MemoryRow[]; after: MemoryRow[] } {
+  const neighbours = { before: [] as MemoryRow[], after: [] as MemoryRow[] };
+  if (row.message_index === null) return neighbours;
+  const same = candidates.filter(
+    (other) => other.id !== row.id && other.source_id === row.source_id && other.message_index === row.message_index,
+  );
+  const before = same.filter((other) => other.sentence_end <= row.sentence_start);
+  const after = same.filter((other) => other.sentence_start >= row.sentence_end);
+  if (before.length && REFERRING_OPENING.test(row.sentence_text)) {
+    const end = Math.max(...before.map((other) => other.sentence_end));
+    neighbours.before = before.filter((other) => other.sentence_end === end);
+  }
+  if (after.length) {
+    const start = Math.min(...after.map((other) => other.sentence_start));
+    const next = after.filter((other) => other.sentence_start === start);
+    if (REFERRING_OPENING.test(next[0]!.sentence_text)) neighbours.after = next;
+  }
+  return neighbours;
+}
+
+/**
  * The memories of a context block, at most `limit`, best first: the best `WITH_THEIR_MESSAGE`
  * recalled memories bring the other recalled memories of their message, and the best
  * `WITH_THEIR_WHOLE_MESSAGE` the other memories of their message that only `said` holds (the
@@ -38,8 +76,17 @@ export function chooseContext(recalled: Recalled[], limit: number, said: MemoryR
     taken.add(item.row.id);
     place.set(item.row.id, at);
   };
+  const known = new Map<number, Recalled>(recalled.map((item) => [item.row.id, item]));
+  for (const row of said) if (!known.has(row.id)) known.set(row.id, { row, score: 0 });
+  const candidates = [...known.values()].map((item) => item.row);
   recalled.forEach((item, rank) => {
     take(item, rank);
+    if (rank < WITH_THEIR_REFERENCE) {
+      // In the order they were said: the sentence before just above the memory, the one after just below.
+      const { before, after } = referenceNeighbours(item.row, candidates);
+      before.forEach((row, order) => take(known.get(row.id)!, rank - 0.25 * (1 - order / before.length)));
+      after.forEach((row, order) => take(known.get(row.id)!, rank + (order + 1) / (after.length + 1) / 2));
+    }
     const { message_index: index, source_id: source } = item.row;
     if (rank >= WITH_THEIR_MESSAGE || index === null) return;
     const ofMessage = (row: MemoryRow) => row.source_id === source && row.message_index === index;

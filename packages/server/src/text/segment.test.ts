@@ -21,6 +21,11 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('keeps initials written together inside a sentence', () => {
+    const text = 'J.K. Rowling is an inspiring writer. Her books are long.';
+    expect(splitSentences(text).map((segment) => segment.text)).toEqual(['J.K. Rowling is an inspiring writer.', 'Her books are long.']);
+  });
+
   it('treats line breaks and bullets as boundaries and leaves the markers out', () => {
     const text = 'Groceries:\n- Buy milk\n* Call Mom on Friday\n1. Pay rent\n\nDone';
     const segments = splitSentences(text);
