@@ -1,5 +1,5 @@
-import nlp from 'compromise';
 import { placeClasses } from '../recall/synonyms.js';
+import nlp from '../text/nlp.js';
 import type { Token } from '../text/tokens.js';
 import type { NameType } from './types.js';
 

@@ -1,7 +1,7 @@
-import nlp from 'compromise';
 import { stemmer } from 'stemmer';
 import { MONTH_WORDS, WEEKDAY_WORDS } from '../text/calendar.js';
 import { DATE_WORDING } from '../text/date-wording.js';
+import nlp from '../text/nlp.js';
 
 /**
  * Words of a question that say what kind of answer it wants, or carry no meaning of their own:

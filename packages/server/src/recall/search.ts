@@ -1,5 +1,4 @@
 import type { Counts, KindFilter, Labels } from '@engram/protocol';
-import nlp from 'compromise';
 import type { Db } from '../store/database.js';
 import { columnsOf, createdSpan, HIT_DATED, HIT_REPORTED, type HitColumns, hitAt, lexemeCounts } from '../store/hit-columns.js';
 import { memoryIndexOf } from '../store/memory-index.js';
@@ -13,6 +12,7 @@ import {
   searchMemoryColumns,
 } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
+import nlp from '../text/nlp.js';
 import { type AnswerKind, answerKindAsked, holdsAnswerKind } from './answer-kind.js';
 import { COVERED_SHARE, DENSE_MOST, denseCue, textVector } from './dense.js';
 import { cueKind } from './kind-cue.js';

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import nlp from 'compromise';
+import nlp from '../text/nlp.js';
 import { lineOf } from './sorted-lines.js';
 
 /**

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import nlp from './nlp.js';
 
 /** compromise's lexicon: each word it knows, in lower case, with its tag or tags ("sonia" → FemaleName, "lisbon" → City). */
 const lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[] | undefined> } }).one.lexicon;

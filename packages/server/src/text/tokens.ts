@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import nlp from './nlp.js';
 
 /** A word as compromise tagged it, placed in the text it came from. */
 export interface Token {
