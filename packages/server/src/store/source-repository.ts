@@ -317,6 +317,27 @@ const anchor = (scope: Scope, seq: number) => sql`
  * is no such source, else how many memories went.
  */
 export async function deleteSource(db: Db, scope: Scope, id: string): Promise<number | null> {
+  // On PostgreSQL a delete can deadlock with the learning job storing the same source's memories;
+  // PostgreSQL rolls one of the two back whole, and when it is the delete, it runs again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deleteSourceOnce(db, scope, id);
+    } catch (error) {
+      if (attempt >= DELETE_ATTEMPTS || !rolledBackByConflict(error)) throw error;
+    }
+  }
+}
+
+/** How many times a source's delete is tried when a conflicting transaction rolls it back. */
+const DELETE_ATTEMPTS = 3;
+
+/** A deadlock or a serialization failure: PostgreSQL rolled the transaction back whole. */
+function rolledBackByConflict(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === '40P01' || code === '40001';
+}
+
+function deleteSourceOnce(db: Db, scope: Scope, id: string): Promise<number | null> {
   return db.transaction().execute(async (transaction) => {
     const { rows } = await sql`
       select id from sources where account_id = ${scope.accountId} and space = ${scope.space} and id = ${id} for update`.execute(
