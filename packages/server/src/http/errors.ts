@@ -2,6 +2,7 @@ import type { ErrorType } from '@engram/protocol';
 import { ERROR_STATUS } from '@engram/protocol';
 import type { ZodError } from 'zod';
 import { DomainError } from '../domain-error.js';
+import { sqlStateOf } from '../store/store-errors.js';
 
 /** The error class of the API; the error handler turns it (and any DomainError) into the JSON error shape. */
 export class HttpError extends DomainError {
@@ -51,6 +52,6 @@ export function fromZodError(error: ZodError, where: string): HttpError {
  * answered 503 `unavailable` with Retry-After, not 500.
  */
 export function isTransientStoreError(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && /^(?:40001|40P01|55P03|53300|57P0[123]|08\w{3})$/.test(code);
+  const code = sqlStateOf(error);
+  return code !== undefined && /^(?:40001|40P01|55P03|53300|57P0[123]|08\w{3})$/.test(code);
 }

@@ -8,6 +8,7 @@ import { newSourceId } from './ids.js';
 import { unlinkMemories } from './link-repository.js';
 import { storeRawPassages } from './passage-repository.js';
 import type { PageStart, Scope } from './scope.js';
+import { rolledBackByConflict } from './store-errors.js';
 
 /** A source row as stored. */
 export interface SourceRow {
@@ -330,12 +331,6 @@ export async function deleteSource(db: Db, scope: Scope, id: string): Promise<nu
 
 /** How many times a source's delete is tried when a conflicting transaction rolls it back. */
 const DELETE_ATTEMPTS = 3;
-
-/** A deadlock or a serialization failure: PostgreSQL rolled the transaction back whole. */
-function rolledBackByConflict(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === '40P01' || code === '40001';
-}
 
 function deleteSourceOnce(db: Db, scope: Scope, id: string): Promise<number | null> {
   return db.transaction().execute(async (transaction) => {
