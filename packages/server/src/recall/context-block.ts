@@ -22,8 +22,8 @@ export const WITH_THEIR_WHOLE_MESSAGE = 1;
 /**
  * How many of the best memories bring the sentence their own sentence points back to, or the one
  * that points back to it, from the same message: a sentence that opens with "it", "they", "this"
- * or "her" says the rest of what the one before it began ("I love this series. It has dragons and
- * great characters.", "Nate said they eat greens and insects. They have a varied diet."), so the
+ * or "her" says the rest of what the one before it began ("I bought the blue kayak. It fits in the
+ * van.", "The goats get hay and apple peels. They are picky eaters."), so the
  * memory of either sentence alone may match a question that only the other one answers.
  */
 export const WITH_THEIR_REFERENCE = 4;

@@ -120,7 +120,7 @@ function endsSentence(text: string, sentenceStart: number, punctuation: number, 
   if (marks === '.') {
     const word = wordBefore(text, punctuation).toLowerCase();
     if (abbreviations.has(word)) return false;
-    // An initial ("J. K. Rowling"), initials written together ("J.K. Rowling", "W.E.B. Du Bois"),
+    // An initial ("J. K. Rowling"), initials written together ("W.E.B. Okafor"),
     // or a list number at the start of a line ("1. Milk").
     if (/^(?:\p{Lu}\.)*\p{Lu}$/u.test(wordBefore(text, punctuation))) return false;
     if (/^\d{1,3}$/.test(word) && text.slice(sentenceStart, punctuation).trim() === word) return false;
