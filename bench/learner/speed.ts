@@ -18,18 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { learnFromMessages, readMessages } from '../../packages/server/src/learn/index.js';
 import nlp from '../../packages/server/src/text/nlp.js';
-import { parseSessionDate } from '../locomo/measure.js';
+import { sessionsOf, turnText } from '../locomo/measure.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '9' }, 'with-unread-steps': { type: 'boolean', default: false } },
 });
 const RUNS = Number(values.runs);
 
-interface Turn {
-  speaker: string;
-  text: string;
-  blip_caption?: string;
-}
 interface Sample {
   conversation: Record<string, unknown>;
 }
@@ -38,18 +33,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const samples = JSON.parse(
   readFileSync(process.env.LOCOMO_PATH ?? resolve(here, '../../../shared/eval/locomo-dev.json'), 'utf8'),
 ) as Sample[];
-const sessions: { at: string; turns: Turn[] }[] = [];
-for (const sample of samples) {
-  for (const key of Object.keys(sample.conversation)) {
-    const turns = sample.conversation[key];
-    const date = sample.conversation[`${key}_date_time`];
-    if (/^session_\d+$/.test(key) && Array.isArray(turns) && typeof date === 'string') {
-      sessions.push({ at: parseSessionDate(date).toISOString(), turns: turns as Turn[] });
-    }
-  }
-}
+const sessions = samples.flatMap((sample) => sessionsOf(sample.conversation));
 const turnsInAll = sessions.reduce((sum, session) => sum + session.turns.length, 0);
-const turnText = (turn: Turn) => (turn.blip_caption ? `${turn.text} [shares: ${turn.blip_caption}]` : turn.text);
 
 const world = nlp.world() as unknown as { hooks: string[] };
 const trimmed = [...world.hooks];

@@ -66,3 +66,28 @@ export function answerInText(answer: string, text: string): boolean {
   const words = new Set(answerTokens(text));
   return expected.every((token) => words.has(token));
 }
+
+/** A turn of a LoCoMo session, as the data file holds it. */
+export interface LocomoTurn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+
+/** A conversation's sessions in order, each with the time it was held (ISO) and its turns. */
+export function sessionsOf(conversation: Record<string, unknown>): { number: number; at: string; turns: LocomoTurn[] }[] {
+  const sessions: { number: number; at: string; turns: LocomoTurn[] }[] = [];
+  for (const key of Object.keys(conversation)) {
+    const match = /^session_(\d+)$/.exec(key);
+    if (!match) continue;
+    const turns = conversation[key] as LocomoTurn[];
+    const date = conversation[`${key}_date_time`] as string;
+    if (!Array.isArray(turns) || !turns.length || !date) continue;
+    sessions.push({ number: Number(match[1]), at: parseSessionDate(date).toISOString(), turns });
+  }
+  return sessions.sort((left, right) => left.number - right.number);
+}
+
+/** A turn's text as Engram is given it: a shared photo's caption after the words. */
+export const turnText = (turn: LocomoTurn) => (turn.blip_caption ? `${turn.text} [shares: ${turn.blip_caption}]` : turn.text);

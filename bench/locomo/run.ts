@@ -23,14 +23,8 @@ import { questionNames } from '../../packages/server/src/recall/query.js';
 import { startServer } from '../../packages/server/src/server.js';
 import { bm25Ranking } from './bm25.js';
 import { createJudge } from './judge.js';
-import { answerInText, normaliseEvidence, parseSessionDate, tokenF1 } from './measure.js';
+import { answerInText, normaliseEvidence, sessionsOf as sessionsOfConversation, tokenF1, turnText } from './measure.js';
 
-interface Turn {
-  speaker: string;
-  dia_id: string;
-  text: string;
-  blip_caption?: string;
-}
 interface Question {
   question: string;
   answer?: string | number;
@@ -101,24 +95,8 @@ const rankLines: string[] = [];
 /** The best score of each question, to calibrate when recall judges that nothing is known. */
 const bestScores: { category: string; best: number; judged: number | null }[] = [];
 
-interface Session {
-  number: number;
-  at: string;
-  turns: Turn[];
-}
-function sessionsOf(sample: Sample): Session[] {
-  const sessions: Session[] = [];
-  for (const key of Object.keys(sample.conversation)) {
-    const match = /^session_(\d+)$/.exec(key);
-    if (!match) continue;
-    const turns = sample.conversation[key] as Turn[];
-    const date = sample.conversation[`${key}_date_time`] as string;
-    if (!Array.isArray(turns) || !turns.length || !date) continue;
-    sessions.push({ number: Number(match[1]), at: parseSessionDate(date).toISOString(), turns });
-  }
-  return sessions.sort((left, right) => left.number - right.number);
-}
-const turnText = (turn: Turn) => (turn.blip_caption ? `${turn.text} [shares: ${turn.blip_caption}]` : turn.text);
+const sessionsOf = (sample: Sample) => sessionsOfConversation(sample.conversation);
+type Session = ReturnType<typeof sessionsOf>[number];
 
 // ---- the server --------------------------------------------------------------------------
 let baseUrl = process.env.ENGRAM_BASE_URL;
