@@ -113,6 +113,28 @@ describe('golden ranking: each weight decides a pair', () => {
     expect(order(rank(question, [plainMessage, remarkMessage]))).toEqual([7, 8]);
   });
 
+  it("another person's memory gives way to the asked person's, unless it matches far better (OTHER_SUBJECT_WEIGHT)", () => {
+    const question: Question = { ...pottery, time: false };
+    // Ben says "pottery" himself; Ana's memory only in its message: the better match still wins, by less.
+    const bens = { id: 30, text: 'Ben glazed a pottery bowl.', levels: [3], about: ['Ben'] };
+    const anasMessage = { id: 31, text: 'Ana fired the kiln.', levels: [2], about: ['Ana'] };
+    expect(order(rank(question, [bens, anasMessage]))).toEqual([30, 31]);
+    // Both say it; Ana's is a remark (REPORTED_WEIGHT): Ana's still comes first, as she is the one asked about.
+    const anasRemark = { id: 32, text: 'Ana said the pottery class was fun.', levels: [3], about: ['Ana'], reported: true };
+    expect(order(rank(question, [bens, anasRemark]))).toEqual([32, 30]);
+  });
+
+  it("a memory about no one, or a question naming nobody's subject, is left as it is (OTHER_SUBJECT_WEIGHT)", () => {
+    // Ben's memory is the newer (RECENCY_WEIGHT): it wins over a memory about no one unless it gives way.
+    const bens = { id: 33, text: 'Ben glazed a pottery bowl.', levels: [3], about: ['Ben'], created: 2_000 };
+    const nobodys = { id: 34, text: 'The pottery kiln is hot.', levels: [3], about: [], created: 1_000 };
+    const anas = { id: 35, text: 'Ana likes the studio.', levels: [0], about: ['Ana'], created: 1_500 };
+    // "Ana" is the subject of a memory found: Ben's gives way, the one about no one does not.
+    expect(order(rank({ ...pottery, time: false }, [bens, nobodys, anas])).slice(0, 2)).toEqual([34, 33]);
+    // "Cal" is nobody's subject: no memory gives way.
+    expect(order(rank({ ...pottery, time: false, names: ['cal'] }, [bens, nobodys, anas])).slice(0, 2)).toEqual([33, 34]);
+  });
+
   it('a dated memory, asked when, weighs as much as naming the person asked about (DATE_CUE)', () => {
     // Both say "pottery" in their message; one is about Ana, the other dated. Which is newer (of
     // the three, RECENCY_WEIGHT × 0.5 or × 1) decides: DATE_CUE 30% lower or higher swaps a pair.

@@ -35,6 +35,7 @@ import {
   MESSAGE_LEVEL_WEIGHT,
   NAME_CUE,
   NEIGHBOUR_WEIGHT,
+  OTHER_SUBJECT_WEIGHT,
   OWN_LEVEL_WEIGHT,
   RANK_WEIGHT,
   RECENCY_WEIGHT,
@@ -919,6 +920,11 @@ export function scoreHits(
     }
     return named;
   };
+  // Whether the question names the subject of any memory found: then the memories whose subject
+  // is someone else are about another (OTHER_SUBJECT_WEIGHT). A name no memory has for its subject
+  // ("Lisbon" where only the user's memories say it) leaves every memory as it is.
+  let namesASubject = false;
+  if (cues.names.length > 0) for (let place = 0; place < length && !namesASubject; place++) namesASubject = isNamed(hits.about[place]!);
 
   const buffer = new ArrayBuffer(length * (8 + 8 + 8 + 8 + 4));
   const score = new Float64Array(buffer, 0, length);
@@ -995,7 +1001,8 @@ export function scoreHits(
       (cues.when && flags & HIT_DATED ? DATE_CUE : 0) +
       (inTime ? TIME_CUE : 0) +
       RECENCY_WEIGHT * recency;
-    score[place] = Math.min(1, total) * reportedShare(flags, cues);
+    const aboutOther = namesASubject && !named && hits.abouts[hits.about[place]!]!.length > 0;
+    score[place] = Math.min(1, total) * reportedShare(flags, cues) * (aboutOther ? OTHER_SUBJECT_WEIGHT : 1);
     // A kind of a thing asked counts where the memory says another word of the question itself
     // (a thing is no word asking for a name: those ask for the answer, so `about` shifts alike).
     const kindCounts = ownWords > 0 && kindWords > 0;
