@@ -283,16 +283,20 @@ export async function listSources(
     'after' in start
       ? sql`
         with anchor as (${anchor(scope, start.after)}),
-        page as (
+        page as materialized (
           (select p.id from anchor a cross join lateral (
             select s.id, s.created_at from sources s where ${inScope} and (s.created_at, s.id) < (a.created_at, a.id) ${order} limit ${limit + 1}) p)
           union all
           (select s.id from sources s, anchor a where ${inScope} and a.inclusive and s.id = a.id))`
-      : sql`with page as (select s.id from sources s where ${inScope} ${order} limit ${limit + 1} offset ${start.offset})`;
+      : sql`with page as materialized (select s.id from sources s where ${inScope} ${order} limit ${limit + 1} offset ${start.offset})`;
+  // The page's ids are read once (materialized) and its sources looked up by them: joined to the
+  // table instead, a page was planned, while the statistics still took the space for empty (after
+  // a burst of saves), as a loop reading the page again for every source of the space (69 ms for
+  // 200 of 300 sources; 6 ms this way).
   const { rows } = await sql<Omit<SourceRow, 'retry_at'> & { seq: number }>`
     ${page}
-    select ${sourceColumns}, s.seq from ${sourcesWithCounts} join page on page.id = s.id
-    where s.account_id = ${scope.accountId} ${order} limit ${limit + 1}`.execute(db);
+    select ${sourceColumns}, s.seq from ${sourcesWithCounts}
+    where s.account_id = ${scope.accountId} and s.id = any(array(select id from page)) ${order} limit ${limit + 1}`.execute(db);
   const count = await sql<{ total: number }>`
     select count(*)::int as total from sources where account_id = ${scope.accountId} and space = ${scope.space}`.execute(db);
   return { rows: await withRetryAt(db, scope.accountId, rows.slice(0, limit)), total: count.rows[0]!.total, more: rows.length > limit };
