@@ -75,10 +75,13 @@ export interface IndexDocument {
   around: string;
 }
 
-const memoryColumns = sql`
-  m.id, m.source_id, s.kind as source_kind, s.title as source_title, m.text, m.kind,
+/** A memory's own columns (`m`), without its source's. */
+const ownColumns = sql`
+  m.id, m.source_id, m.text, m.kind,
   to_char(m.date, 'YYYY-MM-DD') as date, m.about, m.labels, m.status, m.sentence_text, m.message_index,
   m.sentence_start, m.sentence_end, m.created_at, m.updated_at`;
+
+const memoryColumns = sql`${ownColumns}, s.kind as source_kind, s.title as source_title`;
 
 const inScope = (scope: Scope) => sql`m.account_id = ${scope.accountId} and m.space = ${scope.space}`;
 
@@ -112,11 +115,14 @@ export async function countMemories(db: Db, scope: Scope): Promise<Counts> {
 /**
  * A page of the scope's current memories, newest first, starting after a memory (by id) or a
  * count of memories; one more than `limit` is read, to tell whether any follow. The page is
- * found on the index first and only its memories are read whole.
+ * found on the index first (once: materialized), then its memories are read whole by id and
+ * their sources by id in a statement of their own: joined, the plan depended on statistics that
+ * still take a new space for empty after a burst of saves, and read the space's sources once for
+ * each memory of the page.
  */
 export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit: number, start: PageStart): Promise<MemoryRow[]> {
-  const { rows } = await sql<MemoryRow>`
-    with page as (${
+  const { rows } = await sql<Omit<MemoryRow, 'source_kind' | 'source_title'>>`
+    with page as materialized (${
       'after' in start
         ? sql`
           select p.id from (${memoryAnchor(scope, start.after)}) a (created_at, id) cross join lateral (
@@ -128,11 +134,19 @@ export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit
           where ${inScope(scope)} and m.status = 'current' and ${kindFilter(kind)}
           order by m.created_at desc, m.id desc limit ${limit + 1} offset ${start.offset}`
     })
-    select ${memoryColumns} from memories m join page on page.id = m.id
-      join sources s on s.account_id = m.account_id and s.id = m.source_id
-    where m.account_id = ${scope.accountId}
+    select ${ownColumns} from memories m
+    where m.account_id = ${scope.accountId} and m.id = any(array(select id from page))
     order by m.created_at desc, m.id desc`.execute(db);
-  return rows;
+  if (!rows.length) return [];
+  const sourceIds = [...new Set(rows.map((row) => row.source_id))];
+  const { rows: sources } = await sql<{ id: string; kind: MemoryRow['source_kind']; title: string | null }>`
+    select s.id, s.kind, s.title from sources s where s.account_id = ${scope.accountId} and s.id = any(${sourceIds}::text[])`.execute(db);
+  const sourceOf = new Map(sources.map((source) => [source.id, source]));
+  // Every memory has its source (deleting a source deletes its memories, in one transaction).
+  return rows.flatMap((row) => {
+    const source = sourceOf.get(row.source_id);
+    return source ? [{ ...row, source_kind: source.kind, source_title: source.title }] : [];
+  });
 }
 
 /**
