@@ -140,9 +140,11 @@ export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit
   if (!rows.length) return [];
   const sourceIds = [...new Set(rows.map((row) => row.source_id))];
   const { rows: sources } = await sql<{ id: string; kind: MemoryRow['source_kind']; title: string | null }>`
-    select s.id, s.kind, s.title from sources s where s.account_id = ${scope.accountId} and s.id = any(${sourceIds}::text[])`.execute(db);
+    select s.id, s.kind, s.title from sources s
+    where s.account_id = ${scope.accountId} and s.space = ${scope.space} and s.id = any(${sourceIds}::text[])`.execute(db);
   const sourceOf = new Map(sources.map((source) => [source.id, source]));
-  // Every memory has its source (deleting a source deletes its memories, in one transaction).
+  // Every memory has its source, in its space (deleting a source deletes its memories, in one
+  // transaction); one without would be left out, as the join it replaces left it out.
   return rows.flatMap((row) => {
     const source = sourceOf.get(row.source_id);
     return source ? [{ ...row, source_kind: source.kind, source_title: source.title }] : [];
