@@ -151,18 +151,25 @@ export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit
   });
 }
 
+/** The largest id a memory can have (`memories.id` is an `integer`). */
+const MAX_MEMORY_ID = 2 ** 31 - 1;
+
 /**
  * Where the memory `id` stands in the listing's order (the page after it starts below it); when
  * it is gone, it stood at the time of the nearest earlier memory of the scope (memories are
  * numbered as they are stored), so the page after it starts with that memory.
  */
-const memoryAnchor = (scope: Scope, id: number) => sql`
+const memoryAnchor = (scope: Scope, after: number) => {
+  // A cursor may name a key past any memory's id (ids are 32-bit): it stands after the newest.
+  const id = Math.min(after, MAX_MEMORY_ID);
+  return sql`
   select a.created_at, ${id}::int from (
     (select k.created_at from memories k where k.id = ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
     union all
     (select k.created_at from memories k where k.id < ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space}
       order by k.id desc limit 1)
   ) a limit 1`;
+};
 
 /** One memory of the scope, whatever its status. */
 export async function findMemory(db: Db, scope: Scope, id: number): Promise<MemoryRow | null> {

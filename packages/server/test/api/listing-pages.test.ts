@@ -81,4 +81,23 @@ describe('listings paged by key', () => {
     const second = await call('GET', `/v1/memories?limit=2&cursor=${first.body.next}`, { space });
     expect(second.body.memories.map((memory: { id: number }) => memory.id)).toEqual(newestFirst.slice(2, 4));
   });
+
+  it('answers a cursor past every key, which no page gave, from the newest row rather than failing', async () => {
+    const space = freshSpace();
+    await saveAndLearn(space, { text: 'Oksana grows chillies on her balcony. Oksana plays the cello.' });
+    const all = await call('GET', '/v1/memories?limit=200', { space });
+    const sources = await call('GET', '/v1/sources?limit=200', { space });
+    // A keyed cursor names a key 2^40 below the largest safe integer: beyond any memory's 32-bit id.
+    const farCursor = Number.MAX_SAFE_INTEGER - 2 ** 40;
+    const memories = await call('GET', `/v1/memories?limit=200&cursor=${farCursor}`, { space });
+    expect(memories.status).toBe(200);
+    expect(memories.body.memories.map((memory: { id: number }) => memory.id)).toEqual(
+      all.body.memories.map((memory: { id: number }) => memory.id),
+    );
+    const pastSources = await call('GET', `/v1/sources?limit=200&cursor=${farCursor}`, { space });
+    expect(pastSources.status).toBe(200);
+    expect(pastSources.body.sources.map((source: { id: string }) => source.id)).toEqual(
+      sources.body.sources.map((source: { id: string }) => source.id),
+    );
+  });
 });
