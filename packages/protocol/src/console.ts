@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DaySchema, queryInt, TimestampSchema } from './common.js';
+import { DaySchema, queryInt, storableText, TimestampSchema } from './common.js';
 import { LIMITS } from './limits.js';
 
 /* ------------------------------------------------------------- request log */
@@ -27,9 +27,9 @@ export const ListRequestsQuerySchema = z.object({
     .regex(/^([1-5]xx|[1-5]\d\d)$/i)
     .optional()
     .meta({ description: 'An exact status (404) or a class (4xx)' }),
-  space: z.string().max(LIMITS.spaceChars).optional(),
-  route: z.string().max(200).optional().meta({ description: 'A route pattern, e.g. /v1/memories/:memory_id' }),
-  request_id: z.string().max(100).optional(),
+  space: storableText().max(LIMITS.spaceChars).optional(),
+  route: storableText().max(200).optional().meta({ description: 'A route pattern, e.g. /v1/memories/:memory_id' }),
+  request_id: storableText().max(100).optional(),
   limit: queryInt(1, 200).default(50),
   cursor: queryInt(1, Number.MAX_SAFE_INTEGER).optional().meta({ description: 'The last id of the previous page' }),
 });
@@ -57,7 +57,7 @@ export const AccountKeyOutSchema = z
   .meta({ id: 'AccountKeyOut' });
 export type AccountKeyOut = z.infer<typeof AccountKeyOutSchema>;
 
-export const CreateAccountKeyRequestSchema = z.object({ name: z.string().max(LIMITS.keyNameChars).optional() });
+export const CreateAccountKeyRequestSchema = z.object({ name: storableText().max(LIMITS.keyNameChars).optional() });
 export type CreateAccountKeyRequest = z.input<typeof CreateAccountKeyRequestSchema>;
 
 export const CreatedAccountKeySchema = AccountKeyOutSchema.extend({ key: z.string() }).meta({ id: 'CreatedAccountKey' });

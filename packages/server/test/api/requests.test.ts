@@ -78,6 +78,9 @@ describe('the request log', () => {
     expectError(await api('GET', '/v1/requests?status=abc'), 400, 'invalid_request');
     expectError(await api('GET', '/v1/requests?limit=0'), 400, 'invalid_request');
     expectError(await api('GET', '/v1/requests?cursor=-4'), 400, 'invalid_request');
+    for (const filter of ['space', 'route', 'request_id']) {
+      expectError(await api('GET', `/v1/requests?${filter}=a%00b`), 400, 'invalid_request');
+    }
   });
 
   it('filters by status, class, space and route, newest first, a page at a time', async () => {
@@ -224,6 +227,9 @@ describe('account keys over the API', () => {
 
     const count = (await api('GET', '/v1/account-keys')).body.keys.length;
     expectError(await api('POST', '/v1/account-keys', { body: { name: 'n'.repeat(101) } }), 400, 'invalid_request');
+    // A NUL cannot be stored as text: refused, naming the field, not a 500 from the store.
+    const nul = expectError(await api('POST', '/v1/account-keys', { body: { name: 'deploy\u0000bot' } }), 400, 'invalid_request');
+    expect(nul.message).toMatch(/name/);
     expectError(await api('DELETE', '/v1/account-keys/zero'), 400, 'invalid_request');
     expect((await api('GET', '/v1/account-keys')).body.keys.length).toBe(count);
   });
