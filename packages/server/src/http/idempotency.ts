@@ -40,6 +40,17 @@ function bodySpace(contentType: string | undefined, bytes: Uint8Array): string |
 }
 
 /**
+ * A kept answer as replayed: a kept error names the call that replays it (`request_id`, as its
+ * X-Request-ID header does, which finds this call in the request log), not the first one.
+ */
+function withThisRequestId(body: unknown, requestId: string): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  const { error } = body as { error?: unknown };
+  if (typeof error !== 'object' || error === null || !('request_id' in error)) return body;
+  return { ...body, error: { ...error, request_id: requestId } };
+}
+
+/**
  * What a key limited to one space may not do whatever was stored: reach the keys, or name
  * another space. Checked before any stored answer is looked at, so a replay never answers
  * what the route itself would refuse.
@@ -112,7 +123,7 @@ export const idempotency = ({ db }: { db: Db }): MiddlewareHandler<AppEnv> => {
           { id: stored.body?.id, starts_with: stored.body?.starts_with },
         );
       }
-      return c.json(stored.body, stored.status as ContentfulStatusCode) as unknown as void;
+      return c.json(withThisRequestId(stored.body, c.get('requestId')), stored.status as ContentfulStatusCode) as unknown as void;
     }
     try {
       await next();

@@ -143,4 +143,17 @@ describe('what is kept of an idempotent answer, and for how long', () => {
     const error = expectError(other, 400, 'invalid_request');
     expect(error.details.field).toBe('Idempotency-Key');
   });
+
+  it('replays a kept error with the request id of the call that replays it, as its header says', async () => {
+    const retry = randomUUID();
+    const refused = { text: '', space: freshSpace('empty') };
+    const first = await call('POST', '/v1/memories', { body: refused, headers: idempotent(retry) });
+    expectError(first, 400, 'invalid_request');
+    const again = await call('POST', '/v1/memories', { body: refused, headers: idempotent(retry) });
+    const error = expectError(again, 400, 'invalid_request');
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(error.message).toBe(first.body.error.message);
+    expect(error.request_id).toBe(again.headers.get('x-request-id'));
+    expect(error.request_id).not.toBe(first.body.error.request_id);
+  });
 });
