@@ -6,19 +6,23 @@
  *
  *   npm run bench:fuzz                     (10,000 cases, seed 14)
  *   FUZZ_CASES=2000 FUZZ_SEED=7 npm run bench:fuzz
+ *   FUZZ_STORE=postgres npm run bench:fuzz (a fresh database on ENGRAM_TEST_DATABASE_URL's server)
  */
 import { loadConfig } from '../../packages/server/src/config.js';
 import { startServer } from '../../packages/server/src/server.js';
 import { documentedOperations, fuzzContract, prepareTarget } from '../../packages/server/test/fuzz/contract.js';
+import { freshStore } from '../common/fresh-store.js';
 
 const KEY = 'egk_bench_fuzz_0123456789abcdefghijklmnop';
 const CASES = Number(process.env.FUZZ_CASES ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 14);
+/** The embedded store in memory (the default), or a fresh PostgreSQL database. */
+const postgres = process.env.FUZZ_STORE === 'postgres' ? await freshStore('postgres', 'fuzz') : null;
 
 const server = await startServer(
   loadConfig({
     ENGRAM_PORT: '0',
-    ENGRAM_DATA_DIR: process.env.FUZZ_DATA_DIR ?? 'memory://',
+    ...(postgres?.env ?? { ENGRAM_DATA_DIR: process.env.FUZZ_DATA_DIR ?? 'memory://' }),
     ENGRAM_BOOTSTRAP_KEY: KEY,
     ENGRAM_WORKERS: '0',
     ENGRAM_MAX_BODY_BYTES: String(1024 * 1024),
@@ -46,7 +50,9 @@ try {
     entry.count++;
     grouped.set(kind, entry);
   }
-  process.stdout.write(`cases: ${run.cases} (seed ${SEED}, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+  process.stdout.write(
+    `cases: ${run.cases} (seed ${SEED}, ${postgres ? 'PostgreSQL' : 'embedded store'}, ${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+  );
   process.stdout.write(`endpoints covered: ${run.operations.size} of ${documented.length}\n`);
   const missing = documented.filter((operation) => !run.operations.has(operation));
   if (missing.length) process.stdout.write(`  not reached: ${missing.join(', ')}\n`);
@@ -64,4 +70,5 @@ try {
   process.exitCode = run.failures.length ? 1 : 0;
 } finally {
   await server.close();
+  await postgres?.remove();
 }
