@@ -93,8 +93,11 @@ export const limitSchema = (bounds: { min: number; max: number; default: number 
 /** A listing's `cursor` (at least 0, default 0). */
 export const CursorSchema = z.coerce.number<number | string>().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0);
 
+/** The largest integer id (memories, keys, intentions…): the store's ids are 32-bit `integer` columns. */
+export const MAX_INT_ID = 2_147_483_647;
+
 /** An id in a path: an integer at least 1. */
-export const IntIdSchema = z.coerce.number<number | string>().int().min(1).max(2_147_483_647);
+export const IntIdSchema = z.coerce.number<number | string>().int().min(1).max(MAX_INT_ID);
 
 /** A timestamp (ISO 8601, UTC). */
 export const TimestampSchema = z.string().meta({ description: 'ISO 8601 time in UTC' });

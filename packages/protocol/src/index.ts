@@ -16,6 +16,7 @@ export {
   isStorableText,
   KindFilterSchema,
   limitSchema,
+  MAX_INT_ID,
   MemoryKindSchema,
   normalizeSpaceName,
   queryBoolean,

@@ -1,4 +1,13 @@
-import type { Counts, HistoryEvent, KindFilter, Labels, Memory, MemoryKind, Sentence } from '@engram/protocol';
+import {
+  type Counts,
+  type HistoryEvent,
+  type KindFilter,
+  type Labels,
+  MAX_INT_ID,
+  type Memory,
+  type MemoryKind,
+  type Sentence,
+} from '@engram/protocol';
 import { type RawBuilder, sql } from 'kysely';
 import { levelOfWeights } from '../text/index-levels.js';
 import { type Db, primaryOf } from './database.js';
@@ -151,9 +160,6 @@ export async function listMemories(db: Db, scope: Scope, kind: KindFilter, limit
   });
 }
 
-/** The largest id a memory can have (`memories.id` is an `integer`). */
-const MAX_MEMORY_ID = 2 ** 31 - 1;
-
 /**
  * Where the memory `id` stands in the listing's order (the page after it starts below it); when
  * it is gone, it stood at the time of the nearest earlier memory of the scope (memories are
@@ -161,7 +167,7 @@ const MAX_MEMORY_ID = 2 ** 31 - 1;
  */
 const memoryAnchor = (scope: Scope, after: number) => {
   // A cursor may name a key past any memory's id (ids are 32-bit): it stands after the newest.
-  const id = Math.min(after, MAX_MEMORY_ID);
+  const id = Math.min(after, MAX_INT_ID);
   return sql`
   select a.created_at, ${id}::int from (
     (select k.created_at from memories k where k.id = ${id} and k.account_id = ${scope.accountId} and k.space = ${scope.space})
