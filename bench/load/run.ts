@@ -8,6 +8,7 @@
  *
  *   npm run bench:load                                  # both, 50 connections, 60 s each
  *   npm run bench:load -- --seconds 20 --connections 20 --only single
+ *   npm run bench:load -- --only single --cli path/to/cli.js   # another build of the server (a before/after comparison)
  */
 
 import type { ChildProcess } from 'node:child_process';
@@ -20,7 +21,6 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 
-const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const ADMIN_URL = process.env.ENGRAM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KEY = 'egk_load_owner_key_0123456789abcdefghijklmnopq';
 
@@ -31,8 +31,10 @@ const { values } = parseArgs({
     /** At most this many requests a scenario (a bound beside the time). */
     max: { type: 'string', default: '200000' },
     only: { type: 'string' },
+    cli: { type: 'string', default: fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url)) },
   },
 });
+const CLI = values.cli;
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const MAX_REQUESTS = Number(values.max);

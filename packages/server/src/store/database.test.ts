@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError } from './data-dir-lock.js';
-import { EMBEDDED_YOUNG_GENERATION_MB, openStore, PriorityGate, type Store } from './database.js';
+import { EMBEDDED_YOUNG_GENERATION_MB, openStore, type Store } from './database.js';
 import { embeddedThreadOf } from './embedded-store.js';
 
 /** Runs an ES module `script` in a fresh Node process (with `nodeFlags`) from the package's directory, the sources loaded by tsx; its standard output. */
@@ -18,63 +18,6 @@ async function runModule(script: string, nodeFlags: string[] = []): Promise<stri
   });
   return stdout;
 }
-
-describe('the priority gate', () => {
-  it('hands the connection to waiting urgent callers before background ones, each kind in order', async () => {
-    const gate = new PriorityGate();
-    const order: string[] = [];
-    await gate.acquire(false);
-    const waiting = [
-      gate.acquire(false).then(() => order.push('background 1')),
-      gate.acquire(true).then(() => order.push('urgent 1')),
-      gate.acquire(false).then(() => order.push('background 2')),
-      gate.acquire(true).then(() => order.push('urgent 2')),
-    ];
-    expect(gate.waiting).toEqual({ urgent: 2, background: 2 });
-    for (let index = 0; index < 4; index++) {
-      gate.release();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await Promise.all(waiting);
-    gate.release();
-    expect(order).toEqual(['urgent 1', 'urgent 2', 'background 1', 'background 2']);
-    expect(gate.waiting).toEqual({ urgent: 0, background: 0 });
-  });
-  it('keeps the connection free for a moment after a request, so its next statement goes before waiting background work', async () => {
-    const gate = new PriorityGate();
-    const order: string[] = [];
-    await gate.acquire(true);
-    const background = gate.acquire(false).then(() => {
-      order.push('background');
-      gate.release();
-    });
-    gate.release();
-    // The request works on its answer (a few turns of promises), then runs its next statement.
-    await Promise.resolve();
-    await Promise.resolve();
-    await gate.acquire(true).then(() => order.push('request again'));
-    gate.release();
-    await background;
-    expect(order).toEqual(['request again', 'background']);
-    expect(gate.waiting).toEqual({ urgent: 0, background: 0 });
-  });
-
-  it('hands the connection from background work straight to the next background work', async () => {
-    const gate = new PriorityGate();
-    await gate.acquire(false);
-    let second = false;
-    const waiting = gate.acquire(false).then(() => {
-      second = true;
-    });
-    gate.release();
-    await Promise.resolve();
-    expect(second).toBe(true);
-    // Background work asking for a free connection waits its turn behind background work queued before it.
-    await waiting;
-    gate.release();
-    expect(gate.waiting).toEqual({ urgent: 0, background: 0 });
-  });
-});
 
 describe('the embedded store', () => {
   let store: Store;
@@ -122,6 +65,75 @@ describe('the embedded store', () => {
     expect(order).toEqual(['batch', 'request', 'learner']);
     // The request saw the whole batch, committed.
     expect(seen).toBe(2);
+  });
+
+  it('posts statements asked together at once, without waiting for the one before to be answered', async () => {
+    const thread = embeddedThreadOf(store)!;
+    const asked = [1, 2, 3, 4].map((value) => sql<{ value: number }>`select ${value}::int as value, pg_sleep(0.02)`.execute(store.db));
+    // Once the connections have sent them (a turn of the event loop), all four are at the thread.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(thread.inFlight).toBe(4);
+    const answers = await Promise.all(asked);
+    expect(answers.map((answer) => answer.rows[0]!.value)).toEqual([1, 2, 3, 4]);
+    expect(thread.inFlight).toBe(0);
+  });
+
+  it("holds other connections' statements while a transaction is open, so none runs inside it", async () => {
+    await sql`create table pending_notes (id serial primary key, text text)`.execute(store.db);
+    const thread = embeddedThreadOf(store)!;
+    const counted: number[] = [];
+    const count = () =>
+      sql<{ count: number }>`select count(*)::int as count from pending_notes`.execute(store.db).then((result) => {
+        counted.push(result.rows[0]!.count);
+        return result.rows[0]!.count;
+      });
+    let go!: () => void;
+    const wait = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    let inside!: () => void;
+    const begun = new Promise<void>((resolve) => {
+      inside = resolve;
+    });
+    // A transaction that will roll back: what it wrote is never seen by a statement asked meanwhile.
+    const rolledBack = store.db
+      .transaction()
+      .execute(async (transaction) => {
+        await sql`insert into pending_notes (text) values ('not kept')`.execute(transaction);
+        inside();
+        await wait;
+        throw new Error('changed its mind');
+      })
+      .catch((error: Error) => error.message);
+    await begun;
+    const during = count();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(thread.order.waiting.held.urgent).toBe(1);
+    expect(counted).toEqual([]);
+    go();
+    expect(await rolledBack).toBe('changed its mind');
+    expect(await during).toBe(0);
+    // A transaction that commits: a statement asked meanwhile sees all of it, after it.
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let started!: () => void;
+    const opened = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const committed = store.db.transaction().execute(async (transaction) => {
+      await sql`insert into pending_notes (text) values ('one')`.execute(transaction);
+      started();
+      await finishing;
+      await sql`insert into pending_notes (text) values ('two')`.execute(transaction);
+    });
+    await opened;
+    const after = count();
+    finish();
+    await committed;
+    expect(await after).toBe(2);
+    expect(thread.order.waiting).toEqual({ claims: { urgent: 0, background: 0 }, held: { urgent: 0, background: 0 } });
   });
 
   // Its thread, on the same store.

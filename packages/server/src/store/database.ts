@@ -3,10 +3,11 @@ import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } f
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { lockDataDir } from './data-dir-lock.js';
-import type { EmbeddedThread } from './embedded-store.js';
+import type { EmbeddedThread, ThreadConnection } from './embedded-store.js';
 import { MAX_PREPARED, namedPool, namedQuery, StatementNames } from './prepared.js';
 import type { Database } from './schema/tables.js';
 import { StoreSignals } from './signals.js';
+import { BEGINS_TRANSACTION, type StatementOrder } from './statement-order.js';
 
 export type { Database, Row } from './schema/tables.js';
 
@@ -27,8 +28,9 @@ export interface Store {
   db: Db;
   /**
    * The same store for background work (learning, housekeeping). On the embedded store, whose
-   * one connection everything shares, a request waiting for it goes ahead of any background
-   * work waiting; on PostgreSQL it is `db` itself.
+   * one session everything shares, background work takes one turn at a time and a request's
+   * statement or transaction waiting goes ahead of any background work's waiting
+   * (store/statement-order.ts); on PostgreSQL it is `db` itself.
    */
   background: Db;
   kind: 'pglite' | 'postgres';
@@ -42,87 +44,51 @@ export interface Store {
 }
 
 /**
- * Who gets one shared connection next: callers marked urgent (requests) before the others
- * (learning, housekeeping), each kind in the order it asked. A holder keeps the connection
- * for one statement, or for a whole transaction; learning keeps its transactions short
- * (jobs/learn-source.ts), so a request waits for at most one of them.
- *
- * When an urgent caller lets go and only background work waits, the connection stays free until
- * the event loop's next turn (`setImmediate`) before it goes to the background: a request that
- * runs a statement, works on its answer for a moment and runs its next (a save's key check, then
- * its save) takes it back without waiting behind a whole learning transaction.
+ * One at a time, in the order they asked: background work's turns on the embedded store
+ * (learning, housekeeping), so that at most one of its statements or transactions is ever ahead
+ * of a request's, as on a store with one connection.
  */
-export class PriorityGate {
-  #busy = false;
-  #heldByUrgent = false;
-  #urgentAt = Number.NEGATIVE_INFINITY;
-  #handOnQueued = false;
-  readonly #urgent: (() => void)[] = [];
-  readonly #background: (() => void)[] = [];
+class Turns {
+  #taken = false;
+  readonly #waiting: (() => void)[] = [];
 
-  /** Resolves when the caller holds the connection; it must `release` it after. */
-  acquire(urgent: boolean): Promise<void> {
-    if (urgent) this.#urgentAt = performance.now();
-    // A free connection goes to the caller, unless it is background work and other background work waits first.
-    if (!this.#busy && (urgent || !this.#background.length)) {
-      this.#busy = true;
-      this.#heldByUrgent = urgent;
+  take(): Promise<void> {
+    if (!this.#taken) {
+      this.#taken = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => (urgent ? this.#urgent : this.#background).push(resolve));
+    return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
-  /** Hands the connection to the next waiting caller, an urgent one first. */
-  release(): void {
-    if (this.#heldByUrgent) this.#urgentAt = performance.now();
-    const urgent = this.#urgent.shift();
-    if (urgent) {
-      this.#heldByUrgent = true;
-      urgent();
-      return;
-    }
-    if (this.#background.length && !this.#heldByUrgent) {
-      this.#background.shift()!();
-      return;
-    }
-    this.#busy = false;
-    if (this.#background.length && !this.#handOnQueued) {
-      this.#handOnQueued = true;
-      setImmediate(() => {
-        this.#handOnQueued = false;
-        if (this.#busy || !this.#background.length) return;
-        this.#busy = true;
-        this.#heldByUrgent = false;
-        this.#background.shift()!();
-      });
-    }
-  }
-
-  /** Milliseconds since a request last asked for or let go of the connection (Infinity: never). */
-  get quietMs(): number {
-    return performance.now() - this.#urgentAt;
-  }
-
-  /** How many callers wait, by kind (tests). */
-  get waiting(): { urgent: number; background: number } {
-    return { urgent: this.#urgent.length, background: this.#background.length };
+  give(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#taken = false;
   }
 }
 
 const quieted = new WeakSet<pg.PoolClient>();
 
-/** A pool that lends `pool`'s connection through the gate, as an urgent caller or a background one. */
-function gatedPool(
+/**
+ * A pool lending the embedded store's connections to requests (`urgent`) or to background work,
+ * in the order of `thread.order` (store/statement-order.ts): a statement is posted to the store's
+ * thread as soon as it is asked, unless a transaction holds the session; a transaction claims
+ * the session at its `begin` and lets go once the session says it is over. Background work takes
+ * its `turns` one at a time.
+ */
+function orderedPool(
   pool: pg.Pool,
-  gate: PriorityGate,
+  thread: EmbeddedThread,
   urgent: boolean,
   ends: boolean,
-  thread: EmbeddedThread,
+  turns: Turns,
   names: StatementNames,
 ): PostgresPool {
+  const { order } = thread;
   return {
     async connect(): Promise<PostgresPoolClient> {
-      await gate.acquire(urgent);
+      if (urgent) order.touch();
+      else await turns.take();
       let client: pg.PoolClient;
       try {
         // A store whose thread stopped says so, rather than node-postgres's "not queryable".
@@ -134,17 +100,49 @@ function gatedPool(
           client.on('error', () => {});
         }
       } catch (error) {
-        gate.release();
+        if (!urgent) turns.give();
         throw error;
       }
+      // The connection a client of `poolConfigOf`'s pool talks through.
+      const connection = (client as unknown as { connection: ThreadConnection }).connection;
+      connection.urgent = urgent;
+      const named = namedQuery(client, names, connection.prepareSuffix);
+      let claimed = false;
       let released = false;
+      const letGo = () => {
+        client.release();
+        if (urgent) order.touch();
+        else turns.give();
+      };
+      const query = (async (text: unknown, values?: readonly unknown[]) => {
+        if (!claimed && typeof text === 'string' && BEGINS_TRANSACTION.test(text)) {
+          await order.claim(connection, urgent);
+          claimed = true;
+        }
+        try {
+          return await (named as (text: unknown, values?: readonly unknown[]) => Promise<unknown>)(text, values);
+        } finally {
+          // Committed or rolled back (or never begun): the session is free for the others.
+          if (claimed && connection.transactionStatus === 'I') {
+            claimed = false;
+            order.release(connection);
+          }
+        }
+      }) as unknown as PostgresPoolClient['query'];
       return {
-        query: namedQuery(client, names),
+        query,
         release() {
           if (released) return;
           released = true;
-          client.release();
-          gate.release();
+          if (!claimed) return letGo();
+          // Let go inside a transaction (its end failed): rolled back before anyone else's statement runs.
+          void client
+            .query('rollback')
+            .catch(() => {})
+            .finally(() => {
+              order.release(connection);
+              letGo();
+            });
         },
       };
     },
@@ -208,19 +206,19 @@ export async function openStore(
     lock?.release();
     throw error;
   }
-  // PGlite has one connection: requests go ahead of learning and housekeeping waiting for it.
-  const pool = new pg.Pool(poolConfigOf(thread) as pg.PoolConfig);
+  // PGlite is one session: several connections post to it, in the order `thread.order` keeps.
+  const pool = new pg.Pool(poolConfigOf(thread));
   // A client whose thread stopped is dropped from the pool; the error is the statement's.
   pool.on('error', () => {});
-  const gate = new PriorityGate();
-  // One set of names for the one connection, whoever holds it (store/prepared.ts).
+  // One set of names for the session, each connection preparing its own (store/prepared.ts).
   const names = new StatementNames();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: gatedPool(pool, gate, true, true, thread, names) }) });
+  const turns = new Turns();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: orderedPool(pool, thread, true, true, turns, names) }) });
   const background = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: gatedPool(pool, gate, false, false, thread, names) }),
+    dialect: new PostgresDialect({ pool: orderedPool(pool, thread, false, false, turns, names) }),
   });
   shareStore(background, db);
-  gates.set(db, gate);
+  orders.set(db, thread.order);
   const store: Store = {
     db,
     background,
@@ -262,14 +260,14 @@ const EMBEDDED_SHARED_BUFFERS = '16MB';
  */
 export const EMBEDDED_YOUNG_GENERATION_MB = 8;
 
-const gates = new WeakMap<Db, PriorityGate>();
+const orders = new WeakMap<Db, StatementOrder>();
 
 /**
- * How long the requests of `db`'s store have left its one connection alone, in milliseconds:
+ * How long the requests of `db`'s store have left its one session alone, in milliseconds:
  * Infinity on PostgreSQL, where a request never waits for background work's connection.
  */
 export function requestsQuietFor(db: Db): number {
-  return gates.get(primaryOf(db))?.quietMs ?? Number.POSITIVE_INFINITY;
+  return orders.get(primaryOf(db))?.quietMs ?? Number.POSITIVE_INFINITY;
 }
 
 const primaries = new WeakMap<Db, Db>();

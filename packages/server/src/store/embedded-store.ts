@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { type ResourceLimits, Worker, type WorkerOptions } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
+import pg from 'pg';
+import { StatementOrder } from './statement-order.js';
 
 /** What the embedded store's thread (store/embedded-thread.mjs) is started with. */
 export interface ThreadOptions {
@@ -45,6 +47,8 @@ interface Pending {
  */
 export class EmbeddedThread {
   readonly waitReady: Promise<void>;
+  /** The order the connections' statements reach the one session in (store/statement-order.ts). */
+  readonly order = new StatementOrder();
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   readonly #parser = new protocol.Parser();
@@ -89,6 +93,11 @@ export class EmbeddedThread {
   /** The thread (tests: the store runs there). */
   get worker(): Worker {
     return this.#worker;
+  }
+
+  /** How many statements are posted to the thread and not yet answered in full (tests). */
+  get inFlight(): number {
+    return this.#pending.size;
   }
 
   /** Why the store can no longer run statements, once its thread has stopped or failed. */
@@ -168,26 +177,36 @@ export class EmbeddedThread {
 }
 
 /**
- * The one connection node-postgres has to the embedded store: what `@electric-sql/pglite/
- * node-postgres` gives a PGlite on the same thread, for `EmbeddedThread`. It hands node-postgres
- * each message of a reply as it is parsed, where PGlite's collects a statement's whole reply
- * first, so the messages of a statement of many rows are garbage as soon as node-postgres has
- * made its row of each rather than all held until the last. Extended-protocol messages that
- * answer nothing until a Sync or Flush follows (Parse, Bind, Describe, Execute, Close) are held
- * and sent with it: a statement crosses to the thread once.
+ * A node-postgres connection to the embedded store: what `@electric-sql/pglite/node-postgres`
+ * gives a PGlite on the same thread, for `EmbeddedThread`. It hands node-postgres each message of
+ * a reply as it is parsed, where PGlite's collects a statement's whole reply first, so the
+ * messages of a statement of many rows are garbage as soon as node-postgres has made its row of
+ * each rather than all held until the last. Extended-protocol messages that answer nothing until
+ * a Sync or Flush follows (Parse, Bind, Describe, Execute, Close) are held and sent with it: a
+ * statement crosses to the thread once. Several connections share the thread's one session;
+ * their statements reach it in the order `EmbeddedThread.order` keeps (a transaction has the
+ * session to itself), and each prepares its own named statements (`prepareSuffix`).
  */
-class ThreadConnection extends EventEmitter {
+export class ThreadConnection extends EventEmitter {
   // What node-postgres's Client reads or sets on its connection.
   _connecting = false;
   readonly stream = { destroy: () => this.end() };
   parsedStatements = {};
   submittedNamedStatements = {};
+  /** Whether this connection's statements are a request's (else background work's): set by whoever lends it. */
+  urgent = true;
+  /** The session's transaction status after this connection's last reply: idle (I), in a transaction (T) or in a failed one (E). */
+  transactionStatus: 'I' | 'T' | 'E' = 'I';
+  /** Added to the names of the statements this connection prepares: the session is shared, the names are per connection. */
+  readonly prepareSuffix: string;
   #queue: Promise<void>;
   #held: Uint8Array[] = [];
   #messages = false;
+  static #made = 0;
 
   constructor(private readonly thread: EmbeddedThread) {
     super();
+    this.prepareSuffix = `_c${ThreadConnection.#made++}`;
     this.on('newListener', (name) => {
       if (name === 'message') this.#messages = true;
     });
@@ -259,33 +278,42 @@ class ThreadConnection extends EventEmitter {
     // One fresh buffer of the whole statement, moved (not copied) to the thread.
     const request = concat(this.#held);
     this.#held = [];
+    const onMessage = (message: BackendMessage) => {
+      if (message.name === 'readyForQuery') this.transactionStatus = (message as unknown as { status: 'I' | 'T' | 'E' }).status;
+      if (this.#messages) this.emit('message', message);
+      this.emit(message.name === 'error' ? 'errorMessage' : message.name, message);
+    };
     this.#queue = this.#queue
-      .then(() =>
-        this.thread.run(request, (message) => {
-          if (this.#messages) this.emit('message', message);
-          this.emit(message.name === 'error' ? 'errorMessage' : message.name, message);
-        }),
-      )
+      .then(() => this.thread.order.submit(this, this.urgent, () => this.thread.run(request, onMessage)))
       .catch((error) => {
         this.emit('error', error);
       });
   }
 }
 
+/** How many connections node-postgres keeps to the embedded store (statements they post run one after another). */
+export const EMBEDDED_CONNECTIONS = 8;
+
 /**
- * node-postgres's pool configuration for the embedded store: one connection, to `thread`, kept
- * open while idle. Typed loosely (the `connection` option is not in node-postgres's types).
+ * node-postgres's pool configuration for the embedded store: up to `EMBEDDED_CONNECTIONS`
+ * connections to `thread`, each a `ThreadConnection` of its own, kept open while idle.
  */
-export function poolConfigOf(thread: EmbeddedThread): Record<string, unknown> {
+export function poolConfigOf(thread: EmbeddedThread): pg.PoolConfig {
+  class ThreadClient extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      // `connection` is how node-postgres takes a connection made elsewhere (PGlite's adapter does the same).
+      super({ ...config, connection: new ThreadConnection(thread) } as pg.ClientConfig);
+    }
+  }
   return {
-    max: 1,
+    max: EMBEDDED_CONNECTIONS,
     idleTimeoutMillis: 0,
     user: 'postgres',
     password: 'dummy',
     database: 'postgres',
     host: 'localhost',
     port: 5432,
-    connection: new ThreadConnection(thread),
+    Client: ThreadClient,
   };
 }
 

@@ -45,12 +45,16 @@ export class StatementNames {
 
 type Query = (text: string, values?: readonly unknown[]) => Promise<unknown>;
 
-/** `client`'s query as Kysely calls it, each statement with parameters run by its name when it has one. */
-export function namedQuery(client: pg.PoolClient, names: StatementNames): PostgresPoolClient['query'] {
+/**
+ * `client`'s query as Kysely calls it, each statement with parameters run by its name when it has
+ * one. `suffix` is added to the names: connections that share one database session (the embedded
+ * store's) each prepare their own, so that none relies on a statement another has yet to prepare.
+ */
+export function namedQuery(client: pg.PoolClient, names: StatementNames, suffix = ''): PostgresPoolClient['query'] {
   const query: Query = (text, values) => {
     if (typeof text === 'string' && values?.length) {
       const name = names.nameOf(text);
-      if (name !== undefined) return client.query({ name, text, values: values as unknown[] });
+      if (name !== undefined) return client.query({ name: name + suffix, text, values: values as unknown[] });
     }
     return client.query(text, values as unknown[] | undefined);
   };
