@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { type ResourceLimits, Worker, type WorkerOptions } from 'node:worker_threads';
-import { protocol } from '@electric-sql/pglite';
 import pg from 'pg';
+import { serialize } from 'pg-protocol';
+import type { BackendMessage } from 'pg-protocol/dist/messages.js';
+import { Parser } from 'pg-protocol/dist/parser.js';
 import { StatementOrder } from './statement-order.js';
 
 /** What the embedded store's thread (store/embedded-thread.mjs) is started with. */
@@ -28,9 +30,6 @@ export type ThreadReply =
   | { type: 'error'; id: number; error: string }
   | { type: 'closed'; error?: string };
 
-/** A message of PGlite's reply, as node-postgres reads it (an SQL error is one, with its SQLSTATE `code`). */
-type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>['parse']>[1]>[0];
-
 interface Pending {
   onMessage(message: BackendMessage): void;
   resolve(): void;
@@ -51,7 +50,7 @@ export class EmbeddedThread {
   readonly order = new StatementOrder();
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
-  readonly #parser = new protocol.Parser();
+  readonly #parser = new Parser();
   #nextId = 0;
   #failure: Error | null = null;
   #closing: Promise<void> | null = null;
@@ -126,10 +125,10 @@ export class EmbeddedThread {
     if (reply.type === 'chunk') {
       // Parsed as it comes, while the thread goes on; a message cut between two parts is kept
       // by the parser until the rest comes.
-      this.#parser.parse(reply.bytes, pending.onMessage);
+      this.#parser.parse(asBuffer(reply.bytes), pending.onMessage);
       return;
     }
-    if (reply.type === 'done' && reply.bytes.length) this.#parser.parse(reply.bytes, pending.onMessage);
+    if (reply.type === 'done' && reply.bytes.length) this.#parser.parse(asBuffer(reply.bytes), pending.onMessage);
     this.#pending.delete(reply.id);
     // Closing keeps the thread referenced until PGlite has closed (a statement answered
     // meanwhile must not let the process end first).
@@ -226,43 +225,43 @@ export class ThreadConnection extends EventEmitter {
   ref(): void {}
   unref(): void {}
   sendSASLInitialResponseMessage(mechanism: string, response: string): void {
-    this.#send(protocol.serialize.sendSASLInitialResponseMessage(mechanism, response));
+    this.#send(serialize.sendSASLInitialResponseMessage(mechanism, response));
   }
   sendSCRAMClientFinalMessage(response: string): void {
-    this.#send(protocol.serialize.sendSCRAMClientFinalMessage(response));
+    this.#send(serialize.sendSCRAMClientFinalMessage(response));
   }
   query(text: string): void {
-    this.#send(protocol.serialize.query(text));
+    this.#send(serialize.query(text));
   }
-  parse(query: Parameters<typeof protocol.serialize.parse>[0]): void {
-    this.#held.push(protocol.serialize.parse(query));
+  parse(query: Parameters<typeof serialize.parse>[0]): void {
+    this.#held.push(serialize.parse(query));
   }
-  bind(config: Parameters<typeof protocol.serialize.bind>[0]): void {
-    this.#held.push(protocol.serialize.bind(config));
+  bind(config: Parameters<typeof serialize.bind>[0]): void {
+    this.#held.push(serialize.bind(config));
   }
-  execute(config: Parameters<typeof protocol.serialize.execute>[0]): void {
-    this.#held.push(protocol.serialize.execute(config));
+  execute(config: Parameters<typeof serialize.execute>[0]): void {
+    this.#held.push(serialize.execute(config));
   }
-  describe(message: Parameters<typeof protocol.serialize.describe>[0]): void {
-    this.#held.push(protocol.serialize.describe(message));
+  describe(message: Parameters<typeof serialize.describe>[0]): void {
+    this.#held.push(serialize.describe(message));
   }
-  close(message: Parameters<typeof protocol.serialize.close>[0]): void {
-    this.#held.push(protocol.serialize.close(message));
+  close(message: Parameters<typeof serialize.close>[0]): void {
+    this.#held.push(serialize.close(message));
   }
   flush(): void {
-    this.#send(protocol.serialize.flush());
+    this.#send(serialize.flush());
   }
   sync(): void {
-    this.#send(protocol.serialize.sync());
+    this.#send(serialize.sync());
   }
-  sendCopyFromChunk(chunk: ArrayBuffer): void {
-    this.#send(protocol.serialize.copyData(chunk));
+  sendCopyFromChunk(chunk: Buffer): void {
+    this.#send(serialize.copyData(chunk));
   }
   endCopyFrom(): void {
-    this.#send(protocol.serialize.copyDone());
+    this.#send(serialize.copyDone());
   }
   sendCopyFail(message: string): void {
-    this.#send(protocol.serialize.copyFail(message));
+    this.#send(serialize.copyFail(message));
   }
 
   end(): void {
@@ -358,6 +357,11 @@ function refusedFlags(error: unknown): Set<string> | null {
   const message = String((error as Error).message);
   const listed = message.slice(message.indexOf(': ') + 2);
   return new Set(listed.split(', ').filter((flag) => flag.startsWith('-')));
+}
+
+/** The thread's bytes as a Buffer over the same memory (node-postgres's parser reads Buffers), not a copy. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
