@@ -37,9 +37,12 @@ export type NodeThreadRequest = { type: 'stop' };
 
 /**
  * The young generation of the thread Engram runs on, in MB (two semi-spaces and the young
- * large-object space: 4 MB semi-spaces). V8's default lets it grow to 48.
+ * large-object space: 8 MB semi-spaces). V8's default lets it grow to 48, which kept the idle
+ * process some 15 MB larger; 12 (4 MB semi-spaces) collected so often under load that searches
+ * from 32 callers ran 10 % slower, for the same idle size as 24 (docs/benchmarks.md, "The
+ * embedded store's statements posted at once").
  */
-export const NODE_YOUNG_GENERATION_MB = 12;
+export const NODE_YOUNG_GENERATION_MB = 24;
 
 const asked = (workerData as { engramNode?: NodeThreadData } | null)?.engramNode;
 if (parentPort && asked) void run(parentPort, asked);
