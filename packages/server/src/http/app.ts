@@ -9,6 +9,7 @@ import type { AppDeps, AppEnv } from './context.js';
 import { meterOf } from './context.js';
 import { fromZodError, HttpError, isTransientStoreError, toHttpError } from './errors.js';
 import { authenticate, idempotency, rateLimit, requestId, usageHeaders } from './middleware.js';
+import { readBody } from './read-body.js';
 import { RequestLog, requestLogger } from './request-log.js';
 import { accountKeyRoutes } from './routes/account-keys.js';
 import { briefingRoutes } from './routes/briefing.js';
@@ -94,12 +95,8 @@ export function createApp(deps: AppDeps) {
   for (const middleware of keyed) {
     app.use('/v1/*', (c, next) => (c.req.path === '/v1/openapi.json' ? next() : middleware(c, next)));
   }
-  const jsonBodyLimit = bodyLimit({
-    maxSize: deps.config.maxBodyBytes,
-    onError: () => {
-      throw new HttpError('payload_too_large', `The body is over ${deps.config.maxBodyBytes} bytes`);
-    },
-  });
+  // Read whole before anything looks at it, from Node's stream (http/read-body.ts).
+  const jsonBody = readBody({ maxBytes: deps.config.maxBodyBytes, tooLarge: `The body is over ${deps.config.maxBodyBytes} bytes` });
   // Uploads have their own limit (ENGRAM_UPLOAD_MAX_BYTES), which may be larger or smaller than a JSON body's.
   const uploadBodyLimit = bodyLimit({
     maxSize: deps.config.uploadMaxBytes + UPLOAD_FORM_SLACK,
@@ -107,7 +104,7 @@ export function createApp(deps: AppDeps) {
       throw new HttpError('payload_too_large', `The file is over the upload limit of ${deps.config.uploadMaxBytes} bytes`);
     },
   });
-  app.use('/v1/*', (c, next) => (c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : jsonBodyLimit(c, next)));
+  app.use('/v1/*', (c, next) => (c.req.path === UPLOAD_PATH ? uploadBodyLimit(c, next) : jsonBody(c, next)));
   app.use('/v1/*', idempotency({ db: deps.db }));
 
   app.route('/', uploadRoutes(deps));
