@@ -410,13 +410,13 @@ export async function recall(
   const ranks = copy ? copy.rank(ranked.ids, ranked.lexemes) : await rankMemories(db, scope, ranked.ids, ranked.lexemes);
   rerank(ranking, ranks, best);
   // Rank only raises the best few, which stay ahead of the rest: sorting them again is enough.
-  ranking.order.subarray(0, best).sort(byScoreOf(ranking));
+  sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
   // A question asking for several things of a kind: memories naming one of them gain (kind-cue.ts).
   const read = await cueKind(db, scope, ranking, question, terms, lexemeLists, Math.min(options.limit, MAX_SHOWN));
-  if (read.size) ranking.order.subarray(0, best).sort(byScoreOf(ranking));
+  if (read.size) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
   diversify(ranking);
   // The talk around the best match tells the rest of it (nearby.ts); the best few keep their places.
-  if (addNearby(ranking, best)) ranking.order.subarray(0, best).sort(byScoreOf(ranking));
+  if (addNearby(ranking, best)) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
   const kept = aboveFloor(ranking);
   if (!kept || (options.judge !== false && !bearsOn(ranking, words, names))) return nothing;
   const shown = Array.from(ranking.order.subarray(0, Math.min(options.limit, kept)));
@@ -464,7 +464,7 @@ export function addDense(
     const cue = uncovered * denseCue(similar[index]!) * (hits.flags[place]! & HIT_REPORTED ? REPORTED_WEIGHT : 1);
     score[place] = Math.min(1, score[place]! + cue);
   }
-  order.subarray(0, count).sort(byScoreOf(ranking));
+  sortPlaces(order, count, score, hits.id);
 }
 
 /**
