@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { BEGINS_TRANSACTION, StatementOrder } from './statement-order.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BACKGROUND_PATIENCE_MS, BEGINS_TRANSACTION, StatementOrder } from './statement-order.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -71,6 +71,47 @@ describe('the order of statements on the embedded session', () => {
     await learning;
     expect(events).toEqual(['request', 'learning']);
     order.release(learner);
+  });
+
+  it('grants a background claim once no request’s statement is at the thread', async () => {
+    const order = new StatementOrder();
+    let answer!: () => void;
+    const atThread = order.submit({}, true, () => new Promise<void>((resolve) => (answer = resolve)));
+    const learner = {};
+    let granted = false;
+    const claimed = order.claim(learner, false).then(() => {
+      granted = true;
+    });
+    await turn();
+    await turn();
+    expect(granted).toBe(false);
+    answer();
+    await atThread;
+    await claimed;
+    expect(granted).toBe(true);
+    order.release(learner);
+  });
+
+  describe('under a load that never pauses', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    it('grants a background claim when its patience runs out', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+      const order = new StatementOrder();
+      // A request's statement that is not answered while the claim waits.
+      void order.submit({}, true, () => new Promise<void>(() => {}));
+      let granted = false;
+      const learner = {};
+      void order.claim(learner, false).then(() => {
+        granted = true;
+      });
+      await vi.advanceTimersByTimeAsync(BACKGROUND_PATIENCE_MS - 10);
+      expect(granted).toBe(false);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(granted).toBe(true);
+      order.release(learner);
+    });
   });
 
   it('says how long requests have left the store alone', async () => {

@@ -16,14 +16,17 @@
  * posted before a claim was granted run before its `begin`, as the thread takes them in order.
  *
  * Claims are granted requests' first (urgent), then background work's (learning,
- * housekeeping), each kind in the order it asked. A background claim that finds the session free
- * is granted on the event loop's next turn, not at once: a request that has just been answered a
- * statement, works on it for a moment and posts its next runs it before a whole learning
- * transaction rather than after.
+ * housekeeping), each kind in the order it asked. Requests go ahead of learning: a background
+ * claim is granted only once no request's statement is at the thread (on the event loop's next
+ * turn, so that a request just answered that posts its next statement at once goes first), or
+ * once it has waited `BACKGROUND_PATIENCE_MS`, so that under a load that never pauses learning
+ * still takes a transaction now and then rather than none.
  */
 export class StatementOrder {
   #holder: object | null = null;
   #grantQueued = false;
+  #urgentInFlight = 0;
+  #patience: NodeJS.Timeout | null = null;
   #urgentAt = Number.NEGATIVE_INFINITY;
   readonly #claims = { urgent: [] as Claim[], background: [] as Claim[] };
   readonly #held = { urgent: [] as (() => void)[], background: [] as (() => void)[] };
@@ -34,12 +37,25 @@ export class StatementOrder {
    */
   submit<T>(owner: object, urgent: boolean, post: () => Promise<T>): Promise<T> {
     if (urgent) this.#urgentAt = performance.now();
-    if (this.#holder === null || this.#holder === owner) return post();
+    const posted = urgent ? () => this.#counted(post) : post;
+    if (this.#holder === null || this.#holder === owner) return posted();
     return new Promise<T>((resolve, reject) => {
       (urgent ? this.#held.urgent : this.#held.background).push(() => {
-        post().then(resolve, reject);
+        posted().then(resolve, reject);
       });
     });
+  }
+
+  /** Posts a request's statement, counted at the thread until it is answered. */
+  #counted<T>(post: () => Promise<T>): Promise<T> {
+    this.#urgentInFlight += 1;
+    const answered = post();
+    const done = () => {
+      this.#urgentInFlight -= 1;
+      if (this.#urgentInFlight === 0 && this.#holder === null && this.#claims.background.length) this.#grantNext();
+    };
+    answered.then(done, done);
+    return answered;
   }
 
   /** Resolves once `owner` holds the session, for a transaction; it must `release` it after. */
@@ -50,7 +66,7 @@ export class StatementOrder {
       return Promise.resolve();
     }
     const granted = new Promise<void>((resolve) =>
-      (urgent ? this.#claims.urgent : this.#claims.background).push({ owner, grant: resolve }),
+      (urgent ? this.#claims.urgent : this.#claims.background).push({ owner, grant: resolve, asked: performance.now() }),
     );
     if (this.#holder === null) this.#grantNext();
     return granted;
@@ -96,10 +112,28 @@ export class StatementOrder {
     setImmediate(() => {
       this.#grantQueued = false;
       if (this.#holder !== null) return;
-      const next = this.#claims.urgent.shift() ?? this.#claims.background.shift();
-      if (!next) return;
-      this.#holder = next.owner;
-      next.grant();
+      const next = this.#claims.urgent.shift();
+      if (next) {
+        this.#holder = next.owner;
+        next.grant();
+        return;
+      }
+      const background = this.#claims.background[0];
+      if (!background) return;
+      const waited = performance.now() - background.asked;
+      if (this.#urgentInFlight > 0 && waited < BACKGROUND_PATIENCE_MS) {
+        // Asked again when the requests' last statement is answered, or when patience runs out.
+        this.#patience ??= setTimeout(() => {
+          this.#patience = null;
+          if (this.#holder === null) this.#grantNext();
+        }, BACKGROUND_PATIENCE_MS - waited);
+        return;
+      }
+      if (this.#patience) clearTimeout(this.#patience);
+      this.#patience = null;
+      this.#claims.background.shift();
+      this.#holder = background.owner;
+      background.grant();
     });
   }
 }
@@ -107,7 +141,16 @@ export class StatementOrder {
 interface Claim {
   owner: object;
   grant: () => void;
+  /** When it was asked (performance.now()). */
+  asked: number;
 }
+
+/**
+ * How long a background claim (a learning transaction) waits at most for requests' statements to
+ * be answered before it is granted anyway: under a load that never pauses, learning goes on a
+ * little rather than not at all.
+ */
+export const BACKGROUND_PATIENCE_MS = 50;
 
 /** A statement that begins a transaction (Kysely's `begin` and `start transaction …`). */
 export const BEGINS_TRANSACTION = /^\s*(?:begin|start\s+transaction)\b/i;
