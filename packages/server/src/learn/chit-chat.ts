@@ -3,6 +3,8 @@
  * that does. The rules look at the words only, so they are the same for every speaker.
  */
 
+import { couldBeName } from './nicknames.js';
+
 /** Words that open a sentence without adding to it ("Wow, …", "Yeah, …", "Hey Bea, …"). */
 const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|guess what|you know what|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
@@ -176,7 +178,8 @@ export interface Content {
  * and trailing emoji. With `reactions` (the default) a reaction opening a clause goes too
  * ("So cool you found…"); test for chit-chat without it, so "Glad you like it" stays talk.
  * `names` are the names of the people talking; any prefix of three or
- * more letters counts, since friends shorten names ("Bea" for "Beatrice").
+ * more letters counts, since friends shorten names ("Bea" for "Beatrice"), and one of two that
+ * the lexicon lets be a name ("Jo" for "Joanna").
  */
 export function findContent(sentence: string, names: readonly string[], options: { reactions?: boolean } = {}): Content {
   const reactions = options.reactions ?? true;
@@ -224,7 +227,8 @@ function isName(word: string, names: readonly string[]): boolean {
   const lower = word.toLowerCase();
   return names.some((name) => {
     const [first = ''] = name.toLowerCase().split(/\s+/);
-    return lower.length >= 3 && first.startsWith(lower);
+    // Two letters only when the lexicon lets them be a name ("Jo" for Joanna, not "Me" for Melanie).
+    return first.startsWith(lower) && (lower.length >= 3 || (lower.length === 2 && couldBeName(lower)));
   });
 }
 

@@ -25,6 +25,7 @@ import { standingInstruction } from './instructions.js';
 import { isLasting } from './lasting.js';
 import { nameTypes } from './name-types.js';
 import { addName, findNames } from './names.js';
+import { nicknameFact, nicknameSaid } from './nicknames.js';
 import { rewriteQuestion } from './questions.js';
 import { refersBack } from './refers-back.js';
 import { unshout } from './shouting.js';
@@ -142,8 +143,29 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
       },
       facts,
     );
+    if (other !== null) learnNickname(message, speaker, other, reference, facts);
   }
   return deduplicate(facts);
+}
+
+/** "Hey Mel, …" from Caroline to Melanie: "Caroline calls Melanie by the nickname Mel." (nicknames.ts), once a conversation. */
+function learnNickname(message: ReadMessage, speaker: string, other: string, reference: Date, facts: LearnedFact[]): void {
+  const said = nicknameSaid(message.text, other);
+  if (said === null) return;
+  const text = nicknameFact(speaker, other, said.nickname);
+  const kind = classifyFact(text);
+  facts.push({
+    text,
+    kind,
+    about: [speaker, other],
+    nameTypes: ['person', 'person'],
+    lasting: true,
+    owner: false,
+    date: isoDay(reference),
+    sentence: { text: said.sentence, messageIndex: message.index, start: said.start, end: said.end },
+    slot: null,
+    context: message.text.slice(0, CONTEXT_CHARS),
+  });
 }
 
 function ownerLabel(options: LearnOptions): string {

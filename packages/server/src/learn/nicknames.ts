@@ -1,0 +1,85 @@
+import { lexiconTags } from '../text/lexicon.js';
+import { splitSentences } from '../text/segment.js';
+
+/**
+ * Nicknames. Between two named people talking, a shortening of one's first name that the other
+ * calls them by ("Mel" for Melanie, "Jo" for Joanna), said where a name addresses someone: after
+ * a greeting or thanks opening a sentence ("Hey Mel, …", "Thanks, Jo!"), alone before a comma
+ * opening one ("Mel, …"), or after a comma ending one ("…, Mel!"). It is learned as a fact of its
+ * own ("Caroline calls Melanie by the nickname Mel."), once per conversation, so that a question
+ * about it ("What does Caroline call Melanie?") finds the sentence that used it; the name in the
+ * text is otherwise set aside as a vocative (chit-chat.ts `findContent`). A word the lexicon knows
+ * as anything but a name is none ("Me, too!" to Melanie, "No, …" to Nora).
+ */
+
+/** Words that may open a sentence before the name it addresses ("Hey Mel", "Thanks, Mel"). */
+export const NICKNAME_OPENERS = [
+  'hey',
+  'hi',
+  'hello',
+  'hiya',
+  'heya',
+  'yo',
+  'morning',
+  'evening',
+  'thanks',
+  'thank you',
+  'congrats',
+  'congratulations',
+  'wow',
+  'oh',
+  'aw',
+  'aww',
+  'yes',
+  'yeah',
+  'yep',
+  'sure',
+  'ok',
+  'okay',
+  'sorry',
+  'bye',
+  'night',
+  'cheers',
+  'dear',
+];
+const GREETING = `(?:${NICKNAME_OPENERS.join('|')})`;
+
+/** A nickname in `sentence` (one sentence) for `name`'s first name, where it addresses them; null for none. */
+export function nicknameIn(sentence: string, name: string): string | null {
+  const first = name.split(/\s+/)[0] ?? '';
+  if (first.length < 3) return null;
+  const fits = (word: string | undefined) =>
+    word !== undefined &&
+    word.length >= 2 &&
+    word.length < first.length &&
+    word[0] === first[0] &&
+    first.toLowerCase().startsWith(word.toLowerCase()) &&
+    couldBeName(word.toLowerCase());
+  const opening = new RegExp(String.raw`^\W*(?:${GREETING}[,!]?\s+)?(\p{Lu}\p{Ll}+)\s*(?:[,!?…]|\.(?:\s|$)|$)`, 'iu').exec(sentence);
+  if (opening !== null && fits(opening[1])) return opening[1]!;
+  const closing = /,\s*(\p{Lu}\p{Ll}+)\s*[.!?…]*\W*$/u.exec(sentence);
+  if (closing !== null && fits(closing[1])) return closing[1]!;
+  return null;
+}
+
+const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person']);
+
+/** Whether the lexicon leaves `word` (lower case) free to be a name: unknown to it, or known as one. */
+export function couldBeName(word: string): boolean {
+  const tags = lexiconTags(word);
+  return tags.length === 0 || tags.some((tag) => NAME_TAGS.has(tag));
+}
+
+/** Where a message first calls `name` by a nickname: the nickname and its sentence's offsets; null for none. */
+export function nicknameSaid(text: string, name: string): { nickname: string; start: number; end: number; sentence: string } | null {
+  for (const segment of splitSentences(text)) {
+    const nickname = nicknameIn(segment.text, name);
+    if (nickname !== null) return { nickname, start: segment.start, end: segment.end, sentence: segment.text };
+  }
+  return null;
+}
+
+/** The fact a nickname makes: "<speaker> calls <name> by the nickname <nickname>." */
+export function nicknameFact(speaker: string, name: string, nickname: string): string {
+  return `${speaker} calls ${name} by the nickname ${nickname}.`;
+}
