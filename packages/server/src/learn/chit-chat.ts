@@ -3,10 +3,10 @@
  * that does. The rules look at the words only, so they are the same for every speaker.
  */
 
-import { couldBeName } from './nicknames.js';
+import { couldBeName } from './names.js';
 
-/** Words that open a sentence without adding to it ("Wow, …", "Yeah, …", "Hey Bea, …"). */
-const interjection =
+/** Words that open a sentence without adding to it ("Wow, …", "Yeah, …", "Hey Bea, …"), as a pattern's source. */
+export const interjection =
   '(?:hey there|hi there|oh my god|oh my gosh|oh my|guess what|you know what|oh wow|oh man|oh no|oh yeah|by the way|thank you so much|thank you|thanks so much|thanks a lot|' +
   'hey|hi|hello|hiya|heya|yo|alright|allright|aight|wow|whoa|woah|oh+|ooh+|aw+|ah+|yeah|yea|yes|yep|yup|nope|nah|naw|no|ok|okay|sure|well|ha(?:ha)+|lol|omg|hm+|um+|uh|' +
   'totally|absolutely|definitely|indeed|right|great|cool|awesome|nice|amazing|wonderful|thanks|thx|congrats|congratulations|gosh|man|dude|' +

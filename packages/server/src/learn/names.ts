@@ -1,4 +1,5 @@
 import { MONTH_WORDS, WEEKDAY_WORDS } from '../text/calendar.js';
+import { lexiconTags } from '../text/lexicon.js';
 import type { Token } from '../text/tokens.js';
 
 /** Tags compromise gives to names of people, places and organisations. */
@@ -118,4 +119,12 @@ export function addName(names: string[], name: string): void {
   if (name === '') return;
   const lower = name.toLowerCase();
   if (!names.some((existing) => existing.toLowerCase() === lower)) names.push(name);
+}
+
+const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person']);
+
+/** Whether the lexicon leaves `word` (lower case) free to be a name: unknown to it, or known as one ("jo", not "me"). */
+export function couldBeName(word: string): boolean {
+  const tags = lexiconTags(word);
+  return tags.length === 0 || tags.some((tag) => NAME_TAGS.has(tag));
 }

@@ -1,48 +1,23 @@
-import { lexiconTags } from '../text/lexicon.js';
 import { splitSentences } from '../text/segment.js';
+import { interjection } from './chit-chat.js';
+import { couldBeName } from './names.js';
 
 /**
  * Nicknames. Between two named people talking, a shortening of one's first name that the other
  * calls them by ("Mel" for Melanie, "Jo" for Joanna), said where a name addresses someone: after
- * a greeting or thanks opening a sentence ("Hey Mel, …", "Thanks, Jo!"), alone before a comma
- * opening one ("Mel, …"), or after a comma ending one ("…, Mel!"). It is learned as a fact of its
+ * a greeting, thanks or another interjection opening a sentence ("Hey Mel, …", "Thanks, Jo!":
+ * chit-chat.ts's list), alone before a comma opening one ("Mel, …"), or after a comma ending
+ * one ("…, Mel!"). It is learned as a fact of its
  * own ("Caroline calls Melanie by the nickname Mel."), once per conversation, so that a question
  * about it ("What does Caroline call Melanie?") finds the sentence that used it; the name in the
  * text is otherwise set aside as a vocative (chit-chat.ts `findContent`). A word the lexicon knows
  * as anything but a name is none ("Me, too!" to Melanie, "No, …" to Nora).
  */
 
-/** Words that may open a sentence before the name it addresses ("Hey Mel", "Thanks, Mel"). */
-export const NICKNAME_OPENERS = [
-  'hey',
-  'hi',
-  'hello',
-  'hiya',
-  'heya',
-  'yo',
-  'morning',
-  'evening',
-  'thanks',
-  'thank you',
-  'congrats',
-  'congratulations',
-  'wow',
-  'oh',
-  'aw',
-  'aww',
-  'yes',
-  'yeah',
-  'yep',
-  'sure',
-  'ok',
-  'okay',
-  'sorry',
-  'bye',
-  'night',
-  'cheers',
-  'dear',
-];
-const GREETING = `(?:${NICKNAME_OPENERS.join('|')})`;
+/** A name addressing someone at a sentence's opening, after an interjection or alone before a pause. */
+const OPENING = new RegExp(String.raw`^\W*(?:${interjection}[,!]?\s+)?(\p{Lu}\p{Ll}+)\s*(?:[,!?…]|\.(?:\s|$)|$)`, 'iu');
+/** A name addressing someone after a comma ending a sentence. */
+const CLOSING = /,\s*(\p{Lu}\p{Ll}+)\s*[.!?…]*\W*$/u;
 
 /** A nickname in `sentence` (one sentence) for `name`'s first name, where it addresses them; null for none. */
 export function nicknameIn(sentence: string, name: string): string | null {
@@ -55,19 +30,11 @@ export function nicknameIn(sentence: string, name: string): string | null {
     word[0] === first[0] &&
     first.toLowerCase().startsWith(word.toLowerCase()) &&
     couldBeName(word.toLowerCase());
-  const opening = new RegExp(String.raw`^\W*(?:${GREETING}[,!]?\s+)?(\p{Lu}\p{Ll}+)\s*(?:[,!?…]|\.(?:\s|$)|$)`, 'iu').exec(sentence);
+  const opening = OPENING.exec(sentence);
   if (opening !== null && fits(opening[1])) return opening[1]!;
-  const closing = /,\s*(\p{Lu}\p{Ll}+)\s*[.!?…]*\W*$/u.exec(sentence);
+  const closing = CLOSING.exec(sentence);
   if (closing !== null && fits(closing[1])) return closing[1]!;
   return null;
-}
-
-const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'Person']);
-
-/** Whether the lexicon leaves `word` (lower case) free to be a name: unknown to it, or known as one. */
-export function couldBeName(word: string): boolean {
-  const tags = lexiconTags(word);
-  return tags.length === 0 || tags.some((tag) => NAME_TAGS.has(tag));
 }
 
 /** Where a message first calls `name` by a nickname: the nickname and its sentence's offsets; null for none. */

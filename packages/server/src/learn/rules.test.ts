@@ -18,7 +18,6 @@ import { isLasting } from './lasting.js';
 import { learnFromMessages, learnFromText } from './learn.js';
 import { typeOfName } from './name-types.js';
 import { findNames } from './names.js';
-import { NICKNAME_OPENERS, nicknameIn } from './nicknames.js';
 import { articleFor, rewriteQuestion } from './questions.js';
 import { refersBack } from './refers-back.js';
 import { slotOf } from './slots.js';
@@ -2802,15 +2801,6 @@ const rules: Rule[] = [
     entries: REPLY_THINGS,
     holds: (thing) => asInstruction(`Keep your ${thing} short.`),
     counterExamples: ['coat', 'receipts'],
-  },
-  {
-    id: 'nicknames.opener',
-    reason:
-      'A greeting or thanks opening a sentence ("Hey Mel, …", "Thanks, Mel!") is followed by a name that addresses the listener, so a shortening of their name there is what the speaker calls them.',
-    where: 'learn/nicknames.ts NICKNAME_OPENERS',
-    entries: NICKNAME_OPENERS,
-    holds: (words) => nicknameIn(`${capital(words)} Mel, the kiln is fixed.`, 'Melanie') === 'Mel',
-    counterExamples: ['look', 'ask', 'I told'],
   },
   {
     id: 'chit-chat.keep-request',
