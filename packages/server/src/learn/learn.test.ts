@@ -121,6 +121,13 @@ describe('learnFromMessages', () => {
     expect(conversation('Hi! Hey Wendell, good to see you. Thanks! Wow, that’s great! Sounds fun. How are you?')).toEqual([]);
   });
 
+  it('drops a question that turns the talk to the listener', () => {
+    expect(conversation('Enough about me, how was your trip to Oslo?')).toEqual([]);
+    expect(conversation("I'm curious, what is the book about?")).toEqual([]);
+    // A question that still tells something of the speaker after the frame is kept.
+    expect(texts(conversation("I'm curious, have you seen my new kayak?"))).toEqual([expect.stringContaining("Priya's new kayak")]);
+  });
+
   it('keeps a fact hidden in a question', () => {
     const [fact] = conversation('Have you seen my new puppy, Rex?');
     expect(fact).toMatchObject({ text: 'Priya has a new puppy, Rex.', about: ['Priya', 'Rex'] });

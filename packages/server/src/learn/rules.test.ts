@@ -958,6 +958,11 @@ const PASSING_STATES = [
 const PASSING_VERBS = ['are', 'am', 'feels', 'felt', 'has been', 'have been', 'was'];
 const PASSING_DEGREES = ['really', 'so', 'very', 'a bit'];
 const QUESTION_FRAMES = [
+  'enough about me',
+  'enough about us',
+  "i'm curious",
+  'i am curious',
+  "we're curious",
   'do you think i',
   'should i',
   'can i',
