@@ -3,6 +3,7 @@ import type { Segment } from '../text/segment.js';
 import { splitSentences } from '../text/segment.js';
 import type { Token } from '../text/tokens.js';
 import { tokenize, tokensWithin } from '../text/tokens.js';
+import { adviceFact, isAdvice } from './advice.js';
 import type { Content } from './chit-chat.js';
 import {
   asksToKeep,
@@ -333,6 +334,9 @@ function learnSentence(
   edits.push(...resolved.edits);
   let selfNamed = resolved.self;
   let command = false;
+  // A command's words and where they start (after any label), for advice.ts.
+  let told: readonly Token[] = [];
+  let toldStart = content.start;
   // "Always answer in Spanish", "Don't use emojis in your replies": how the assistant should answer from now on.
   const instructionAt =
     passage.toAssistant === true && !question ? standingInstruction(contentText, contentTokens, segment.start + content.start) : null;
@@ -351,7 +355,8 @@ function learnSentence(
       edits.unshift(...filled);
       selfNamed = true;
     } else {
-      const told = label === 0 ? contentTokens : tokensWithin(tokens, segment.start + content.start + label, segment.start + content.end);
+      told = label === 0 ? contentTokens : tokensWithin(tokens, segment.start + content.start + label, segment.start + content.end);
+      toldStart = content.start + label;
       command = passage.attribute && isCommand(told);
     }
   }
@@ -377,12 +382,21 @@ function learnSentence(
   }
   if (factText === null && instructionAt !== null && passage.persons.self !== null) {
     const start = content.start + instructionAt;
-    const told = within(sentence, edits, start, content.end);
-    factText = `${nameAt(passage.persons.self, true)}'s standing instruction to the assistant: ${lowerFirst(told, tokenAt(start))}`;
+    const instructed = within(sentence, edits, start, content.end);
+    factText = `${nameAt(passage.persons.self, true)}'s standing instruction to the assistant: ${lowerFirst(instructed, tokenAt(start))}`;
     selfNamed = true;
   }
-  // "Take a look at this", "Stay positive": in a conversation, advice to the listener is not a fact.
-  if (factText === null && command) return null;
+  // Between two people, a command that says what to do is advice (advice.ts); the rest is talk
+  // ("Take a look at this", "Stay positive").
+  let advised = false;
+  if (factText === null && command) {
+    const listener = passage.persons.other;
+    if (listener === null || passage.persons.self === null || !isAdvice(told)) return null;
+    const advice = lowerFirst(within(sentence, edits, toldStart, content.end), tokenAt(toldStart));
+    factText = adviceFact(nameAt(passage.persons.self, true), listener, advice);
+    selfNamed = true;
+    advised = true;
+  }
   factText ??= within(sentence, edits, content.start, content.end);
   // A remark about something other than the speaker is written as theirs ("Omar said it was fun").
   const speaker = passage.persons.self;
@@ -407,7 +421,7 @@ function learnSentence(
 
   const about: string[] = [];
   if (selfNamed && passage.speakerName !== null) addName(about, passage.speakerName);
-  if (resolved.other && passage.otherName !== null) addName(about, passage.otherName);
+  if ((resolved.other || advised) && passage.otherName !== null) addName(about, passage.otherName);
   for (const name of findNames(text, contentTokens, segment.start + content.start)) addName(about, name);
   const people = [...about];
   if (passage.persons.self !== null) people.push(passage.persons.self);

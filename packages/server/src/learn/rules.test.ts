@@ -6,8 +6,10 @@ import type { Recalled } from '../recall/search.js';
 import { ATTRIBUTE_WORDS } from '../recall/search.js';
 import { broaderWords, relatedWords } from '../recall/synonyms.js';
 import { MONTH_NAMES, WEEKDAY_NAMES } from '../text/calendar.js';
+import { readMessages } from '../text/messages.js';
 import { splitSentences } from '../text/segment.js';
 import { tokenize } from '../text/tokens.js';
+import { PARTICLES, POINTING_WORDS, REMARK_VERBS, SPEAKER_WORDS, WISH_VERBS } from './advice.js';
 import { findContent, isChitChat, pleasantryLeadEnd, questionCarriesFact, statementLeadEnd, tagQuestionStart } from './chit-chat.js';
 import { classifyFact } from './classify.js';
 import { addS, thirdPerson } from './conjugate.js';
@@ -53,6 +55,15 @@ const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 const WRITTEN = new Date('2026-11-20T12:00:00Z');
 const presentVerb = new Set(['Verb', 'PresentTense']);
 const names = (text: string) => findNames(text, tokenize(text), 0);
+/** Whether Ana's message to Ben, in a conversation of the two, is learned as her advice to him. */
+const advises = (text: string) =>
+  learnFromMessages(
+    readMessages([
+      { role: 'user', name: 'Ben', content: 'Any tips for the trip?', at: WRITTEN.toISOString() },
+      { role: 'user', name: 'Ana', content: text, at: WRITTEN.toISOString() },
+    ]),
+    { writtenAt: WRITTEN },
+  ).some((fact) => fact.text.startsWith("Ana's advice to Ben:"));
 /** The sentence with "I" as Ana and "you" as Ben, verbs in the third person. */
 const persons = (sentence: string) => {
   const tokens = tokenize(sentence);
@@ -3830,6 +3841,46 @@ const rules: Rule[] = [
     entries: PLACE_WORDS,
     holds: (word) => typeOfName(`Sunny ${capital(word)}`) === 'place',
     counterExamples: ['labs'],
+  },
+  {
+    id: 'advice.wish-verb',
+    reason: 'A command opening with a verb of wishing wishes the listener well and is no advice.',
+    where: 'learn/advice.ts WISH_VERBS',
+    entries: [...WISH_VERBS],
+    holds: (verb) => !advises(`${capital(verb)} a great hike with the kids this weekend.`),
+    counterExamples: ['book'],
+  },
+  {
+    id: 'advice.remark-verb',
+    reason: 'A command-like opening verb of feeling or a set phrase is a remark with "I" left out, not advice.',
+    where: 'learn/advice.ts REMARK_VERBS',
+    entries: [...REMARK_VERBS],
+    holds: (verb) => !advises(`${capital(verb)} the long walks by the river with your dog.`),
+    counterExamples: ['take'],
+  },
+  {
+    id: 'advice.speaker-word',
+    reason: 'A command naming the speaker asks something of them ("Keep me posted") and is no advice.',
+    where: 'learn/advice.ts SPEAKER_WORDS',
+    entries: [...SPEAKER_WORDS],
+    holds: (word) => !advises(`Send the ferry tickets to ${word} before Friday.`),
+    counterExamples: ['Priya'],
+  },
+  {
+    id: 'advice.pointing-word',
+    reason: 'A command whose object points at something shown or said ("Check out this photo") is talk, not advice.',
+    where: 'learn/advice.ts POINTING_WORDS',
+    entries: [...POINTING_WORDS],
+    holds: (word) => !advises(`Check out ${word} tiny cafe by the harbour.`),
+    counterExamples: ['the'],
+  },
+  {
+    id: 'advice.particle',
+    reason: 'A particle after the verb is part of it, so a pointing word after the particle still makes the command talk.',
+    where: 'learn/advice.ts PARTICLES',
+    entries: [...PARTICLES],
+    holds: (particle) => !advises(`Stop ${particle} this little cafe by the harbour.`),
+    counterExamples: ['beside'],
   },
   {
     id: 'names.title',
