@@ -15,7 +15,7 @@ export type QuestionRewrite =
   | { type: 'goes by'; start: number; end: number };
 
 const showingVerbs =
-  '(?:seen|met|heard (?:about|of)|see|meet|hear (?:about|of)|noticed|notice|tried|try|tasted|taste|read|watched|watch|checked out|check out|liked|like|loved|love|visited|visit|been to)';
+  '(?:seen|met|heard (?:about|of)|see|meet|hear (?:about|of)|noticed|notice|tried|try|tasted|taste|read|watched|watch|checked out|check out|check|looked at|look at|liked|like|loved|love|visited|visit|been to)';
 const shows = new RegExp(
   `^(?:(?:have|did|do|has|would|wanna|want to|do you want to|would you like to|you wanna|you want to)\\s+)?(?:you\\s+)?(?:ever\\s+|already\\s+|yet\\s+|even\\s+|guys\\s+)?${showingVerbs}\\s+(?:my|our)\\s+`,
   'i',

@@ -1286,7 +1286,7 @@ const DROPPED_GERUNDS = [
   'flying',
   'visiting',
 ];
-const DROPPED_VERBS = ['love', 'like', 'hate', 'miss', 'adore', 'prefer', 'need', 'want', 'plan', 'wish', 'hope'];
+const DROPPED_VERBS = ['love', 'like', 'hate', 'miss', 'adore', 'appreciate', 'prefer', 'need', 'want', 'plan', 'wish', 'hope'];
 const OPENING_ADVERBS = [
   'just',
   'really',
@@ -1390,6 +1390,9 @@ const INVERTED_AUXILIARIES = [
   ["weren't", "wasn't"],
 ];
 const SHOWING_VERBS = [
+  'check',
+  'look at',
+  'looked at',
   'seen',
   'met',
   'heard about',
@@ -3059,7 +3062,7 @@ const rules: Rule[] = [
     reason: 'A verb of feeling without a subject ("Love the new bakery") is the speaker\'s.',
     where: 'learn/speaker.ts droppedSubjectVerbs',
     entries: DROPPED_VERBS,
-    holds: (word) => speaksFor(said(`${capital(word)} the new bakery in town.`)),
+    holds: (word) => speaksFor(said(`${capital(word)} my new bakery in town.`)),
     counterExamples: ['paint'],
   },
   {

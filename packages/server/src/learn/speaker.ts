@@ -475,7 +475,21 @@ const openingAdverbs = new Set([
   'already',
 ]);
 /** Verbs people say without "I" in chat ("Love the new kiln!"). Other base verbs open commands. */
-const droppedSubjectVerbs = new Set(['love', 'like', 'hate', 'miss', 'enjoy', 'adore', 'prefer', 'need', 'want', 'plan', 'wish', 'hope']);
+const droppedSubjectVerbs = new Set([
+  'love',
+  'like',
+  'hate',
+  'miss',
+  'enjoy',
+  'adore',
+  'appreciate',
+  'prefer',
+  'need',
+  'want',
+  'plan',
+  'wish',
+  'hope',
+]);
 const droppedSubjectGerunds = new Set([
   'thinking',
   'planning',
