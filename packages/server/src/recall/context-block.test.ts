@@ -18,7 +18,9 @@ describe('renderContext', () => {
 
   it('writes a date said relative to the day it was said as said, anchored to that day', () => {
     const said = row(1, 'Tomas sold honey in the week of 1 May 2023.', { sentence_text: 'I sold honey last week.' });
-    expect(renderContext([said], true)).toBe('- Tomas sold honey in the week before 8 May 2023.  [conversation, 8 May 2023]');
+    expect(renderContext([said], true)).toBe(
+      '- Tomas sold honey in the week before 8 May 2023 (week of 1 May).  [conversation, 8 May 2023]',
+    );
     const friday = row(2, 'On Friday 5 May 2023 Tomas sold honey.', { sentence_text: 'Last Friday I sold honey.' });
     expect(renderContext([friday], false)).toBe('- On the Friday before 8 May 2023 (5 May) Tomas sold honey.');
   });

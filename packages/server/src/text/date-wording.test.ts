@@ -74,18 +74,18 @@ describe('withSaidRelation', () => {
     );
   });
 
-  it('names a week or weekend by its relation to the day it was said', () => {
+  it('names a week or weekend by its relation to the day it was said, the resolved week after it', () => {
     expect(withSaidRelation('Ines painted the hull in the week of 31 March 2031.', 'I painted the hull last week.', said)).toBe(
-      'Ines painted the hull in the week before 12 April 2031.',
+      'Ines painted the hull in the week before 12 April 2031 (week of 31 March).',
     );
     expect(withSaidRelation('On the weekend of 5 April 2031 Ines sailed.', 'This past weekend I sailed.', said)).toBe(
-      'On the weekend before 12 April 2031 Ines sailed.',
+      'On the weekend before 12 April 2031 (weekend of 5 April) Ines sailed.',
     );
   });
 
   it('counts a time from the day it was said, keeping the resolved date', () => {
     expect(withSaidRelation('Ines bought a dinghy in the week of 24 March 2031.', 'I bought a dinghy two weeks ago.', said)).toBe(
-      'Ines bought a dinghy two weeks before 12 April 2031.',
+      'Ines bought a dinghy two weeks before 12 April 2031 (week of 24 March).',
     );
     expect(withSaidRelation('In January 2031 Ines moved.', 'Three months ago I moved.', said)).toBe(
       'Three months before 12 April 2031 (January) Ines moved.',

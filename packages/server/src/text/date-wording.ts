@@ -109,7 +109,7 @@ function weekdayNamed(word: string): number {
  * was said (`sentence` said on `saidDay`, YYYY-MM-DD) written as said and anchored to that day,
  * the resolved day kept after it: "On Friday 14 July 2023" from "last Friday" said on 15 July
  * 2023 → "On the Friday before 15 July 2023 (14 July)"; "in the week of 29 May 2023" from "last
- * week" said on 9 June → "in the week before 9 June 2023"; "in April 2023" from "three months
+ * week" said on 9 June → "in the week before 9 June 2023 (week of 29 May)"; "in April 2023" from "three months
  * ago" → "three months before 15 July 2023 (April)". A reader then has both what the speaker
  * meant and the learner's reading of it, which may be wrong ("last Friday" said on a Saturday
  * may mean the day before or the week before). The text is returned unchanged when the sentence
@@ -134,7 +134,9 @@ export function withSaidRelation(text: string, sentence: string, saidDay: string
     if (unit !== undefined) {
       const weekday = weekdayNamed(unit);
       if (weekday === -1) {
-        // "last week" → "the week of 29 May 2023": the week or weekend is named by the relation alone.
+        // "last week" → "the week of 29 May 2023": the week or weekend is named by the relation,
+        // the resolved week after it ("the week before 9 June 2023 (week of 29 May)"): a "when"
+        // question may be answered with either ("The week before 9 June", "May 2023").
         const named = unit.toLowerCase();
         const written = new RegExp(`\\bthe ${named} of ${WRITTEN_DAY}`, 'giu');
         const found = [...text.matchAll(written)].find(
@@ -142,7 +144,14 @@ export function withSaidRelation(text: string, sentence: string, saidDay: string
             inDirection(writtenDay(candidate[2]!, candidate[3]!, candidate[4]!), 14) &&
             free(candidate.index, candidate.index + candidate[0].length),
         );
-        if (found) edits.push({ start: found.index, end: found.index + found[0].length, text: `the ${named} ${relation} ${anchor}` });
+        if (found) {
+          const day = writtenDay(found[2]!, found[3]!, found[4]!);
+          edits.push({
+            start: found.index,
+            end: found.index + found[0].length,
+            text: `the ${named} ${relation} ${anchor} (${named} of ${shortened(day)})`,
+          });
+        }
         continue;
       }
       // "last Friday" → a written day that is that weekday, within two weeks of the day it was said in its direction.
@@ -195,7 +204,9 @@ export function withSaidRelation(text: string, sentence: string, saidDay: string
     if (!found) continue;
     const [whole] = found;
     let resolved: string | null = null;
-    if (found[6] !== undefined) resolved = shortened(writtenDay(found[6], found[7]!, found[8]!));
+    if (found[2] !== undefined)
+      resolved = `${/weekend/i.test(whole) ? 'weekend' : 'week'} of ${shortened(writtenDay(found[2], found[3]!, found[4]!))}`;
+    else if (found[6] !== undefined) resolved = shortened(writtenDay(found[6], found[7]!, found[8]!));
     else if (found[9] !== undefined) resolved = found[10] === String(said.getUTCFullYear()) ? found[9] : `${found[9]} ${found[10]}`;
     else if (found[11] !== undefined) resolved = found[11];
     const phrase = `${amount} ${relation} ${anchor}${resolved === null ? '' : ` (${resolved})`}`;

@@ -26,7 +26,7 @@ describe('the README session', () => {
 
     const context = await call('POST', '/v1/context', { space, body: { question: 'Who is visiting Alice?' } });
     expect(context.body.context.split('\n')[0]).toBe(
-      "- Alice's sister Jo is visiting in the week after 22 November 2026.  [conversation, 22 November 2026]",
+      "- Alice's sister Jo is visiting in the week after 22 November 2026 (week of 23 November).  [conversation, 22 November 2026]",
     );
     expect(context.body.empty).toBe(false);
   });
