@@ -140,7 +140,9 @@ const pleasantries = new RegExp(
       "(?:i see|i understand)(?: (?:then|now|too|though|completely|totally|what you mean|what you're saying|why|how you feel|that|it))*(?:[,;:!…–—-].*)?",
       '(?:i )?hope (?:you|all|everything|it|that|things|your)\\b.*',
       '(?:you deserve (?:it|that|this)|good for you|enjoy|have fun|that makes sense|makes sense|tell me more)\\b.*',
-      "(?:let me know|take a look|check (?:it|this|that) out|look at this|you've got guts|you'?re right|you are right|you'?re so right|you said it)\\b.*",
+      // "Look at this!", "Look at these - so cute": alone or before a pause; "Look at this quilt I made" shows it (questions.ts).
+      '(?:look at (?:this|that|these|those))(?:\\s*[,;:!…–—-].*)?',
+      "(?:let me know|take a look|check (?:it|this|that) out|you've got guts|you'?re right|you are right|you'?re so right|you said it)\\b.*",
       "(?:i'?m |i am )?(?:so |really |very |just |super )*(?:glad|happy|thrilled|excited|proud|sorry) (?:to hear|for you|that you|you|of you|about that|it|we|that we)\\b.*",
       "(?:i'?m |i am )?(?:so |really |very )*sorry\\b.*",
       '(?:miss you|love you|bless you|xoxo|lol|haha|hugs)\\b.*',

@@ -144,6 +144,29 @@ describe('learnFromMessages', () => {
     ]);
   });
 
+  it('learns what a speaker shows the listener, when it is theirs, and not a look at what the listener shared', () => {
+    const shown = (text: string) =>
+      learnFromMessages(
+        readMessages([
+          { role: 'user', name: 'Ben', content: 'How was the weekend?', at: '2026-03-02T10:00:00Z' },
+          { role: 'user', name: 'Priya', content: text, at: '2026-03-02T10:00:00Z' },
+        ]),
+        { writtenAt: new Date('2026-03-02T10:00:00Z') },
+      )
+        .filter((fact) => fact.sentence.messageIndex === 1)
+        .map((fact) => fact.text);
+    expect(shown('Look at this quilt I made for the county fair!')).toEqual(['Priya showed Ben a quilt Priya made for the county fair.']);
+    expect(shown('Check out these tomatoes from my allotment!')).toEqual(["Priya showed Ben tomatoes from Priya's allotment."]);
+    expect(shown('Look at this lemon drizzle cake! [shares: a photo of a cake on a plate]')).toEqual([
+      'Priya showed Ben a lemon drizzle cake.',
+      'Priya shared a photo of a cake on a plate.',
+    ]);
+    // Nothing of the speaker's: a look at what the listener shared, or no thing named.
+    expect(shown('Wow, look at this great group!')).toEqual([]);
+    expect(shown('Look at this!')).toEqual([]);
+    expect(shown('Look at that view - so pretty.')).toEqual([]);
+  });
+
   it('learns the name a speaker asks to be called by, and no name from "call me" before a day or a time', () => {
     expect(told('Call me Bea.')).toEqual(['The user goes by the name Bea.']);
     expect(told('You can call me Bea Lund!')).toEqual(['The user goes by the name Bea Lund.']);

@@ -45,6 +45,10 @@ const EARLIER_CHARS = 300;
 const defaultOwner = 'The user';
 /** How an app reports an image the user shared: " [shares: a photo of a dog on a beach]". */
 const sharedImage = /\[shares?:\s*([^\]]*?)\s*\]/giu;
+/** Whether a message shares an image (`sharedImage`, without its global state). */
+const sharesImage = /\[shares?:/iu;
+/** Words by which a speaker says a thing shown is theirs ("this quilt I made", "these tomatoes from my allotment"). */
+const ownWords = /\b(?:i|i'(?:ve|d)|my|we|we'(?:ve|d)|our|mine|ours)\b/iu;
 
 /** How to read one passage (a note, or one message). */
 interface Passage {
@@ -367,15 +371,27 @@ function learnSentence(
     // "Have you seen my puppy?" and "Check out my painting!" both show what the speaker has; "Call me Bea"
     // (a command or not: "You can call me Bea") their name.
     const rewrite = rewriteQuestion(contentText);
-    if (rewrite !== null && (question || command || rewrite.type === 'goes by')) {
+    // "Look at this quilt I made!" shows the listener something, when it is a command ("Have you seen
+    // this quilt?" asks) and the speaker's own: shared in the message, or said with "I" or "my"
+    // ("Wow, look at this great group!" looks at what the listener shared).
+    const applies =
+      rewrite !== null &&
+      (rewrite.type === 'showed'
+        ? command && (sharesImage.test(passage.text) || ownWords.test(contentText.slice(rewrite.start, rewrite.end)))
+        : question || command || rewrite.type === 'goes by');
+    if (rewrite !== null && applies) {
       const part = within(sentence, edits, content.start + rewrite.start, content.start + rewrite.end);
       const speaker = nameAt(passage.persons.self, true);
+      const article = rewrite.type === 'has' || rewrite.type === 'showed' ? (rewrite.article === '' ? '' : `${rewrite.article} `) : '';
+      const listener = passage.persons.other === null ? '' : ` ${passage.persons.other}`;
       factText =
         rewrite.type === 'has'
-          ? `${speaker} has ${rewrite.article === '' ? '' : `${rewrite.article} `}${part}`
-          : rewrite.type === 'goes by'
-            ? `${speaker} goes by the name ${part}`
-            : part;
+          ? `${speaker} has ${article}${part}`
+          : rewrite.type === 'showed'
+            ? `${speaker} showed${listener} ${article}${part}`
+            : rewrite.type === 'goes by'
+              ? `${speaker} goes by the name ${part}`
+              : part;
       keepQuestion = false;
       selfNamed = true;
     }

@@ -12,7 +12,9 @@ export type QuestionRewrite =
   /** A statement asked about ("Did I tell you I got a job?" -> "I got a job."). */
   | { type: 'statement'; start: number; end: number }
   /** The name the speaker asks to be called by ("Call me Bea." -> "<speaker> goes by the name Bea."). */
-  | { type: 'goes by'; start: number; end: number };
+  | { type: 'goes by'; start: number; end: number }
+  /** What the speaker shows the listener ("Look at this quilt I made!" -> "<speaker> showed <listener> a quilt I made."). */
+  | { type: 'showed'; start: number; end: number; article: string };
 
 const showingVerbs =
   '(?:seen|met|heard (?:about|of)|see|meet|hear (?:about|of)|noticed|notice|tried|try|tasted|taste|read|watched|watch|checked out|check out|check|looked at|look at|liked|like|loved|love|visited|visit|been to)';
@@ -22,6 +24,14 @@ const shows = new RegExp(
 );
 const tells =
   /^(?:did|have)\s+(?:i|we)\s+(?:ever\s+|already\s+)?(?:tell|told|mention|mentioned)(?:\s+to)?\s+you(?:\s+guys)?(?:\s+that)?\s+(?!about\b)/i;
+
+/**
+ * Pointing the listener at something shown ("Look at this quilt I made!", "Check out these
+ * tomatoes from the allotment"): the speaker shows it. Two words at least after the pointer, so
+ * that "Look at this view!" stays talk.
+ */
+const showsThis =
+  /^(?:take a look at|have a look at|look at|check out|check|see)\s+(this|these|that|those)\s+(?=[\p{L}\p{N}][^\s]*\s+[\p{L}\p{N}])/iu;
 
 /** Asking to be called by a name: "Call me Bea", "Please just call me Bea Lund", "You can call me Bea". */
 const callsMe = /^(?:(?:please|you can|you may|feel free to|just)\s+){0,2}call\s+me\s+/iu;
@@ -41,6 +51,13 @@ export function rewriteQuestion(content: string): QuestionRewrite | null {
   if (shown !== null && shown[0].length < body.length) {
     const phrase = body.slice(shown[0].length);
     return { type: 'has', start: shown[0].length, end: body.length, article: articleFor(phrase) };
+  }
+  const pointed = showsThis.exec(body);
+  if (pointed !== null) {
+    const phrase = body.slice(pointed[0].length);
+    // "these" and "those" point at several: no article.
+    const several = /^th[eo]se$/i.test(pointed[1]!);
+    return { type: 'showed', start: pointed[0].length, end: body.length, article: several ? '' : articleFor(phrase) };
   }
   const called = callsMe.exec(body);
   if (called !== null) {
