@@ -13,9 +13,10 @@ import {
 } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import nlp from '../text/nlp.js';
-import { type AnswerKind, answerKindAsked, holdsAnswerKind } from './answer-kind.js';
+import { answerKindAsked } from './answer-kind.js';
 import { COVERED_SHARE, DENSE_MOST, denseCue, textVector } from './dense.js';
 import { cueKind } from './kind-cue.js';
+import { cueName, holdsKind } from './name-cue.js';
 import { addNearby, messageAt } from './nearby.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
@@ -414,6 +415,11 @@ export async function recall(
   // A question asking for several things of a kind: memories naming one of them gain (kind-cue.ts).
   const read = await cueKind(db, scope, ranking, question, terms, lexemeLists, Math.min(options.limit, MAX_SHOWN));
   if (read.size) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
+  // A question asking which thing known by a name: memories naming one gain (name-cue.ts). The
+  // judgement below also reads the best memories as they were before, which the cue may push down.
+  const uncued = ranking.order.slice(0, Math.min(MAX_SHOWN, ranking.length));
+  const nameCued = await cueName(db, scope, ranking, asked, read);
+  if (nameCued) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
   diversify(ranking);
   // The talk around the best match tells the rest of it (nearby.ts); the best few keep their places.
   if (addNearby(ranking, best)) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
@@ -422,7 +428,15 @@ export async function recall(
   const shown = Array.from(ranking.order.subarray(0, Math.min(options.limit, kept)));
   // A question only one kind of answer answers: the memories the judgement reads must give one (answer-kind.ts).
   const kind = options.judge === false ? null : answerKindAsked(asked);
-  const judged = kind === null ? [] : bearingPlaces(ranking, names, words);
+  const judged =
+    kind === null
+      ? []
+      : [
+          ...new Set([
+            ...bearingPlaces(ranking, names, words),
+            ...(nameCued ? bearingPlaces({ ...ranking, order: uncued, length: uncued.length }, names, words) : []),
+          ]),
+        ];
   const wanted = [...new Set([...shown, ...judged].map((place) => hits.id[place]!))].filter((id) => !read.has(id));
   const rows = await loadMemories(db, scope, wanted);
   const byId = new Map([...read, ...rows.map((row) => [row.id, row] as const)]);
@@ -635,14 +649,6 @@ export function bearingPlaces(ranking: Ranking, names: string[], words: QueryWor
 
 /** How many messages away a memory may be said from one bearing on the question and tell the rest of it (bearingPlaces). */
 const NEAR_MESSAGES = 2;
-
-/** Whether a loaded memory holds an answer of the kind asked (answer-kind.ts); a memory not loaded holds none. */
-function holdsKind(row: MemoryRow | undefined, kind: AnswerKind, question: string): boolean {
-  if (row === undefined) return false;
-  const types = row.name_types ?? [];
-  const learned = new Map(row.about.flatMap((name, index) => (types[index] ? [[name.toLowerCase(), types[index]] as const] : [])));
-  return holdsAnswerKind(kind, question, row.text, learned);
-}
 
 /**
  * Whether one of the best memories about a person the question names says, in its own words,
