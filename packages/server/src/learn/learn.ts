@@ -45,8 +45,6 @@ const EARLIER_CHARS = 300;
 const defaultOwner = 'The user';
 /** How an app reports an image the user shared: " [shares: a photo of a dog on a beach]". */
 const sharedImage = /\[shares?:\s*([^\]]*?)\s*\]/giu;
-/** Whether a message shares an image (`sharedImage`, without its global state). */
-const sharesImage = /\[shares?:/iu;
 /** Words by which a speaker says a thing shown is theirs ("this quilt I made", "these tomatoes from my allotment"). */
 const ownWords = /\b(?:i|i'(?:ve|d)|my|we|we'(?:ve|d)|our|mine|ours)\b/iu;
 
@@ -377,7 +375,7 @@ function learnSentence(
     const applies =
       rewrite !== null &&
       (rewrite.type === 'showed'
-        ? command && (sharesImage.test(passage.text) || ownWords.test(contentText.slice(rewrite.start, rewrite.end)))
+        ? command && (passage.text.search(sharedImage) !== -1 || ownWords.test(contentText.slice(rewrite.start, rewrite.end)))
         : question || command || rewrite.type === 'goes by');
     if (rewrite !== null && applies) {
       const part = within(sentence, edits, content.start + rewrite.start, content.start + rewrite.end);

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { typeOfName } from '../learn/name-types.js';
+import type { MemoryRow } from '../store/memory-repository.js';
 import { lexiconTags } from '../text/lexicon.js';
 import { askedWord, personNamed, withoutDates } from './answer-span.js';
 
@@ -234,4 +235,12 @@ function holdsScore(question: string, plain: string): boolean {
     if (!opensSentence && fresh(match[0])) return true;
   }
   return false;
+}
+
+/** Whether a loaded memory holds an answer of the kind asked (holdsAnswerKind, with the name types it learned); a memory not loaded holds none. */
+export function holdsKind(row: MemoryRow | undefined, kind: AnswerKind, question: string): boolean {
+  if (row === undefined) return false;
+  const types = row.name_types ?? [];
+  const learned = new Map(row.about.flatMap((name, index) => (types[index] ? [[name.toLowerCase(), types[index]] as const] : [])));
+  return holdsAnswerKind(kind, question, row.text, learned);
 }

@@ -1,10 +1,10 @@
 import { stemmer } from 'stemmer';
 import type { Db } from '../store/database.js';
-import type { HitColumns } from '../store/hit-columns.js';
 import { HIT_REPORTED } from '../store/hit-columns.js';
 import { loadMemories, type MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import { askedWord } from './answer-span.js';
+import type { CuedRanking } from './cued-ranking.js';
 import { denseCue, stemRow, textVector } from './dense.js';
 import { REPORTED_WEIGHT } from './weights.js';
 
@@ -61,14 +61,6 @@ export function textStems(text: string): string[] {
     stems.add(stemRow(kept) === -1 ? stem : kept);
   }
   return [...stems];
-}
-
-/** What the cue reads and changes of a ranking (search.ts's Ranking). */
-interface CuedRanking {
-  hits: HitColumns;
-  score: Float64Array;
-  order: Int32Array;
-  length: number;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Db } from '../store/database.js';
-import type { HitColumns } from '../store/hit-columns.js';
 import { loadMemories, type MemoryRow } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
-import { answerKindAsked, holdsAnswerKind } from './answer-kind.js';
+import { holdsKind } from './answer-kind.js';
+import type { CuedRanking } from './cued-ranking.js';
 
 /**
  * The name cue. A question asking which thing of a kind known by a name ("Which team did Ana sign
@@ -19,22 +19,6 @@ export const NAME_CUED = 30;
 /** The share of what a memory naming one of the kind asked lacks of the top score (1) that it gains. */
 export const NAME_CUE = 0.2;
 
-/** What the cue reads and changes of a ranking (search.ts's Ranking). */
-interface CuedRanking {
-  hits: HitColumns;
-  score: Float64Array;
-  order: Int32Array;
-  length: number;
-}
-
-/** Whether a loaded memory holds an answer of the kind asked (answer-kind.ts); a memory not loaded holds none. */
-export function holdsKind(row: MemoryRow | undefined, kind: 'amount' | 'name' | 'score', question: string): boolean {
-  if (row === undefined) return false;
-  const types = row.name_types ?? [];
-  const learned = new Map(row.about.flatMap((name, index) => (types[index] ? [[name.toLowerCase(), types[index]] as const] : [])));
-  return holdsAnswerKind(kind, question, row.text, learned);
-}
-
 /**
  * Lifts the first `count` memories listed that hold a name of the kind `question`
  * asks (rows by id; a memory not among them gains nothing). Only raises scores: the caller puts
@@ -50,20 +34,12 @@ export function addNameCue(ranking: CuedRanking, question: string, rows: Readonl
 }
 
 /**
- * The name cue for a question asking for a name (see the module's comment): reads the best
- * NAME_CUED memories not in `read` into it, and adds the cue. Returns whether it applied.
+ * The name cue for a question asking for a name (answer-kind.ts's `name`; the caller asks, see
+ * the module's comment): reads the best NAME_CUED memories not in `read` into it, and adds the cue.
  */
-export async function cueName(
-  db: Db,
-  scope: Scope,
-  ranking: CuedRanking,
-  question: string,
-  read: Map<number, MemoryRow>,
-): Promise<boolean> {
-  if (answerKindAsked(question) !== 'name' || !ranking.length) return false;
+export async function cueName(db: Db, scope: Scope, ranking: CuedRanking, question: string, read: Map<number, MemoryRow>): Promise<void> {
   const ids = Array.from(ranking.order.subarray(0, Math.min(NAME_CUED, ranking.length)), (place) => ranking.hits.id[place]!);
   const missing = ids.filter((id) => !read.has(id));
   if (missing.length) for (const row of await loadMemories(db, scope, missing)) read.set(row.id, row);
   addNameCue(ranking, question, read, NAME_CUED);
-  return true;
 }

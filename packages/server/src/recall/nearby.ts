@@ -1,4 +1,5 @@
 import { type HitColumns, splitPassage } from '../store/hit-columns.js';
+import type { CuedRanking } from './cued-ranking.js';
 
 /**
  * The talk around the best match. What a question asks is often told over a few messages of one
@@ -18,14 +19,6 @@ export const NEARBY_CUE = 0.06;
 export const NEARBY_MESSAGES = 6;
 /** How many of the best memories keep their places: a neighbour is raised to below the last of them at most. */
 export const NEARBY_KEPT = 5;
-
-/** What the cue reads and changes of a ranking (search.ts's Ranking). */
-interface NearbyRanking {
-  hits: HitColumns;
-  score: Float64Array;
-  order: Int32Array;
-  length: number;
-}
 
 /**
  * The source and message index of the memory at `place`, or null for a memory alone or one
@@ -47,7 +40,7 @@ export function messageAt(hits: HitColumns, place: number): { source: string; in
  * stays below the NEARBY_KEPT-th best's. Only raises scores: the caller puts the places back in
  * order (the best NEARBY_KEPT keep theirs). Returns how many were raised.
  */
-export function addNearby(ranking: NearbyRanking, count: number): number {
+export function addNearby(ranking: CuedRanking, count: number): number {
   const { hits, score, order } = ranking;
   const length = Math.min(count, ranking.length);
   if (length <= NEARBY_KEPT) return 0;

@@ -13,10 +13,10 @@ import {
 } from '../store/memory-repository.js';
 import type { Scope } from '../store/scope.js';
 import nlp from '../text/nlp.js';
-import { answerKindAsked } from './answer-kind.js';
+import { answerKindAsked, holdsKind } from './answer-kind.js';
 import { COVERED_SHARE, DENSE_MOST, denseCue, textVector } from './dense.js';
 import { cueKind } from './kind-cue.js';
-import { cueName, holdsKind } from './name-cue.js';
+import { cueName } from './name-cue.js';
 import { addNearby, messageAt } from './nearby.js';
 import { neighbourWords } from './neighbours.js';
 import type { QuestionTime } from './query.js';
@@ -417,9 +417,12 @@ export async function recall(
   if (read.size) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
   // A question asking which thing known by a name: memories naming one gain (name-cue.ts). The
   // judgement below also reads the best memories as they were before, which the cue may push down.
-  const uncued = ranking.order.slice(0, Math.min(MAX_SHOWN, ranking.length));
-  const nameCued = await cueName(db, scope, ranking, asked, read);
-  if (nameCued) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
+  const asksFor = answerKindAsked(asked);
+  const uncued = asksFor === 'name' ? ranking.order.slice(0, Math.min(MAX_SHOWN, ranking.length)) : null;
+  if (uncued !== null) {
+    await cueName(db, scope, ranking, asked, read);
+    sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
+  }
   diversify(ranking);
   // The talk around the best match tells the rest of it (nearby.ts); the best few keep their places.
   if (addNearby(ranking, best)) sortPlaces(ranking.order, best, ranking.score, ranking.hits.id);
@@ -427,14 +430,14 @@ export async function recall(
   if (!kept || (options.judge !== false && !bearsOn(ranking, words, names))) return nothing;
   const shown = Array.from(ranking.order.subarray(0, Math.min(options.limit, kept)));
   // A question only one kind of answer answers: the memories the judgement reads must give one (answer-kind.ts).
-  const kind = options.judge === false ? null : answerKindAsked(asked);
+  const kind = options.judge === false ? null : asksFor;
   const judged =
     kind === null
       ? []
       : [
           ...new Set([
             ...bearingPlaces(ranking, names, words),
-            ...(nameCued ? bearingPlaces({ ...ranking, order: uncued, length: uncued.length }, names, words) : []),
+            ...(uncued === null ? [] : bearingPlaces({ ...ranking, order: uncued, length: uncued.length }, names, words)),
           ]),
         ];
   const wanted = [...new Set([...shown, ...judged].map((place) => hits.id[place]!))].filter((id) => !read.has(id));
