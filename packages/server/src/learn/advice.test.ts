@@ -53,10 +53,10 @@ describe('advice between two people', () => {
       'Check out this photo from my last visit to Crete.',
       'Stay safe out there!',
       'Keep going and believe in yourself!',
-      'Bet the beaches will be incredible this time of year.',
+      'Bet the beaches are packed in June.',
       'Feel free to call me any time.',
-      'Support from friends is vital on a long trip.',
-      'Put in long hours on the plan but finally got it done.',
+      'Sleep before a long drive is vital on a trip like that.',
+      'Painted all weekend but finally finished the fence.',
     ]) {
       expect(
         learnedFromAna(talk).filter((fact) => fact.includes('advice')),

@@ -3,12 +3,11 @@ import { possessive } from './speaker.js';
 
 /**
  * Advice. Between two named people talking, a command to the listener that says what to do
- * ("Do your research and find an adoption agency or a lawyer", "Look for a sponsor that shares
- * your values") is advice the listener may be asked about later ("What advice did Tim give
- * John?"). It is learned as "<speaker>'s advice to <listener>: …", in the words questions about it use. The commands of ordinary talk
+ * ("Book the ferry a week ahead and pack light", "Ask the landlord for the meter readings") is
+ * advice the listener may be asked about later ("What advice did Ana give Ben?"). It is learned as "<speaker>'s advice to <listener>: …", in the words questions about it use. The commands of ordinary talk
  * are no advice and stay set aside (learn.ts): a wish ("Have a great hike"), a
  * request to the speaker ("Keep me posted", "Tell me about it"), a pointer at something shown or
- * said ("Check out this piece", "Cherish those moments"), and encouragement that names nothing
+ * said ("Check out this view", "Remember those days"), and encouragement that names nothing
  * to do ("Keep it up", "Stay safe and keep going").
  */
 
@@ -82,8 +81,8 @@ export function isAdvice(tokens: readonly Token[]): boolean {
 }
 
 /**
- * Whether the first words are a noun the sentence says something of, not a verb ("Support from
- * friends is vital", "Love and trust can be found anywhere", "Dance class starts at six"): a
+ * Whether the first words are a noun the sentence says something of, not a verb ("Sleep before
+ * a race is vital", "Fresh bread can be bought anywhere", "Choir practice starts at six"): a
  * copula or a modal comes before any pause, pronoun or other verb, or a verb in "-s" right after
  * the first word.
  */
@@ -99,7 +98,7 @@ function opensWithSubject(words: readonly Token[]): boolean {
   return false;
 }
 
-/** A verb in the past with no auxiliary before it: the remark dropped its "I" ("Put in late nights but finally got it done"). */
+/** A verb in the past with no auxiliary before it: the remark dropped its "I" ("Painted all weekend but finally finished the fence"). */
 function droppedSubjectPast(word: Token, index: number, words: readonly Token[]): boolean {
   return (
     index > 0 &&

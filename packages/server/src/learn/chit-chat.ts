@@ -183,7 +183,7 @@ export interface Content {
  * ("So cool you found…"); test for chit-chat without it, so "Glad you like it" stays talk.
  * `names` are the names of the people talking; any prefix of three or
  * more letters counts, since friends shorten names ("Bea" for "Beatrice"), and one of two that
- * the lexicon lets be a name ("Jo" for "Joanna").
+ * the lexicon lets be a name ("Jo" for "Josephine").
  */
 export function findContent(sentence: string, names: readonly string[], options: { reactions?: boolean } = {}): Content {
   const reactions = options.reactions ?? true;
@@ -231,7 +231,7 @@ function isName(word: string, names: readonly string[]): boolean {
   const lower = word.toLowerCase();
   return names.some((name) => {
     const [first = ''] = name.toLowerCase().split(/\s+/);
-    // Two letters only when the lexicon lets them be a name ("Jo" for Joanna, not "Me" for Melanie).
+    // Two letters only when the lexicon lets them be a name ("Jo" for Josephine, not "Me" for Melissa).
     return first.startsWith(lower) && (lower.length >= 3 || (lower.length === 2 && couldBeName(lower)));
   });
 }

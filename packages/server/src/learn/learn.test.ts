@@ -162,7 +162,7 @@ describe('learnFromMessages', () => {
       'Priya shared a photo of a cake on a plate.',
     ]);
     // Nothing of the speaker's: a look at what the listener shared, or no thing named.
-    expect(shown('Wow, look at this great group!')).toEqual([]);
+    expect(shown('Wow, look at this lovely garden!')).toEqual([]);
     expect(shown('Look at this!')).toEqual([]);
     expect(shown('Look at that view - so pretty.')).toEqual([]);
   });

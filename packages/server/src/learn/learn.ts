@@ -151,7 +151,7 @@ export function learnFromMessages(messages: ReadMessage[], options: LearnOptions
   return deduplicate(facts);
 }
 
-/** "Hey Mel, …" from Caroline to Melanie: "Caroline calls Melanie by the nickname Mel." (nicknames.ts), once a conversation. */
+/** "Hey Mel, …" from Hana to Melissa: "Hana calls Melissa by the nickname Mel." (nicknames.ts), once a conversation. */
 function learnNickname(message: ReadMessage, speaker: string, other: string, reference: Date, facts: LearnedFact[]): void {
   const said = nicknameSaid(message.text, other);
   if (said === null) return;
@@ -371,7 +371,7 @@ function learnSentence(
     const rewrite = rewriteQuestion(contentText);
     // "Look at this quilt I made!" shows the listener something, when it is a command ("Have you seen
     // this quilt?" asks) and the speaker's own: shared in the message, or said with "I" or "my"
-    // ("Wow, look at this great group!" looks at what the listener shared).
+    // ("Wow, look at this lovely garden!" looks at what the listener shared).
     const applies =
       rewrite !== null &&
       (rewrite.type === 'showed'

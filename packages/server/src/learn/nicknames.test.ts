@@ -5,26 +5,26 @@ import { nicknameIn, nicknameSaid } from './nicknames.js';
 
 describe('nicknames', () => {
   it('finds a shortening of the other person’s first name where it addresses them', () => {
-    expect(nicknameIn('Hey Mel, the kiln is finally fixed!', 'Melanie')).toBe('Mel');
-    expect(nicknameIn('Mel, you have to see this.', 'Melanie')).toBe('Mel');
-    expect(nicknameIn('Thanks, Jo!', 'Joanna')).toBe('Jo');
-    expect(nicknameIn('That was the best gig of the year, Mel!', 'Melanie')).toBe('Mel');
+    expect(nicknameIn('Hey Mel, the kiln is finally fixed!', 'Melissa')).toBe('Mel');
+    expect(nicknameIn('Mel, you have to see this.', 'Melissa')).toBe('Mel');
+    expect(nicknameIn('Thanks, Jo!', 'Josephine')).toBe('Jo');
+    expect(nicknameIn('That was the best gig of the year, Mel!', 'Melissa')).toBe('Mel');
     expect(nicknameIn('Hi Bea.', 'Beatrice Okafor')).toBe('Bea');
   });
 
   it('leaves the full name, a name said in passing, another name and a word that is no name', () => {
-    expect(nicknameIn('Hey Melanie, the kiln is fixed!', 'Melanie')).toBeNull();
-    expect(nicknameIn('I told Mel about the kiln.', 'Melanie')).toBeNull();
-    expect(nicknameIn('Hey Sam, the kiln is fixed!', 'Melanie')).toBeNull();
+    expect(nicknameIn('Hey Melissa, the kiln is fixed!', 'Melissa')).toBeNull();
+    expect(nicknameIn('I told Mel about the kiln.', 'Melissa')).toBeNull();
+    expect(nicknameIn('Hey Sam, the kiln is fixed!', 'Melissa')).toBeNull();
     // "Me" and "No" open the names, but the lexicon knows them as a pronoun and an answer.
-    expect(nicknameIn('Me, too!', 'Melanie')).toBeNull();
+    expect(nicknameIn('Me, too!', 'Melissa')).toBeNull();
     expect(nicknameIn('No, not yet.', 'Nora')).toBeNull();
-    expect(nicknameIn('Hey mel, lower case is no name.', 'Melanie')).toBeNull();
+    expect(nicknameIn('Hey mel, lower case is no name.', 'Melissa')).toBeNull();
   });
 
   it('gives the sentence that used it', () => {
     const text = 'I finished the mural. Thanks, Jo! It took a week.';
-    const said = nicknameSaid(text, 'Joanna')!;
+    const said = nicknameSaid(text, 'Josephine')!;
     expect(said.nickname).toBe('Jo');
     expect(text.slice(said.start, said.end)).toBe('Thanks, Jo!');
   });

@@ -4,14 +4,14 @@ import { couldBeName } from './names.js';
 
 /**
  * Nicknames. Between two named people talking, a shortening of one's first name that the other
- * calls them by ("Mel" for Melanie, "Jo" for Joanna), said where a name addresses someone: after
+ * calls them by ("Mel" for Melissa, "Jo" for Josephine), said where a name addresses someone: after
  * a greeting, thanks or another interjection opening a sentence ("Hey Mel, …", "Thanks, Jo!":
  * chit-chat.ts's list), alone before a comma opening one ("Mel, …"), or after a comma ending
  * one ("…, Mel!"). It is learned as a fact of its
- * own ("Caroline calls Melanie by the nickname Mel."), once per conversation, so that a question
- * about it ("What does Caroline call Melanie?") finds the sentence that used it; the name in the
+ * own ("Hana calls Melissa by the nickname Mel."), once per conversation, so that a question
+ * about it ("What does Hana call Melissa?") finds the sentence that used it; the name in the
  * text is otherwise set aside as a vocative (chit-chat.ts `findContent`). A word the lexicon knows
- * as anything but a name is none ("Me, too!" to Melanie, "No, …" to Nora).
+ * as anything but a name is none ("Me, too!" to Melissa, "No, …" to Nora).
  */
 
 /** A name addressing someone at a sentence's opening, after an interjection or alone before a pause. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerKindAsked } from './answer-kind.js';
 import { lexemeHit } from './lexeme-hit.fixture.js';
 import { memoryRow } from './memory-row.fixture.js';
 import { addNameCue, NAME_CUE } from './name-cue.js';
@@ -6,8 +7,8 @@ import { listed, rankingOf } from './search.js';
 
 describe('the name cue (name-cue.ts)', () => {
   const rows = new Map([
-    [1, memoryRow(1, 'Ana just signed with a new team and the season starts soon.', { about: ['Ana'] })],
-    [2, memoryRow(2, 'Ana said the Minnesota Wolves.', { about: ['Ana', 'Minnesota Wolves'], name_types: ['person', 'org'] })],
+    [1, memoryRow(1, 'Ana is excited about her new team and the season starts soon.', { about: ['Ana'] })],
+    [2, memoryRow(2, 'Ana said the Harbour Gulls.', { about: ['Ana', 'Harbour Gulls'], name_types: ['person', 'org'] })],
     [3, memoryRow(3, 'Ana trains with the team on Mondays.', { about: ['Ana'] })],
   ]);
   const scored = () =>
@@ -30,9 +31,9 @@ describe('the name cue (name-cue.ts)', () => {
   });
 
   it('leaves a ranking alone for a question asking no name, and memories past the ones it reads', () => {
-    const plain = scored();
-    addNameCue(plain, 'How does Ana feel about the new team?', rows, 30);
-    expect(Array.from(plain.score)).toEqual([0.75, 0.72, 0.7]);
+    // search.ts applies the cue only where answer-kind.ts reads a name asked for.
+    expect(answerKindAsked('How does Ana feel about the new team?')).toBeNull();
+    expect(answerKindAsked('Which team did Ana sign with?')).toBe('name');
     const short = scored();
     addNameCue(short, 'Which team did Ana sign with?', rows, 2);
     expect(Array.from(short.score)).toEqual([0.75, 0.72, 0.7]);

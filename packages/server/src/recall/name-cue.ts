@@ -7,9 +7,9 @@ import type { CuedRanking } from './cued-ranking.js';
 /**
  * The name cue. A question asking which thing of a kind known by a name ("Which team did Ana sign
  * with?", "What city did Ben suggest?", "What is her dog called?": answer-kind.ts's `name`) is
- * answered by a memory that names one ("Ana said the Minnesota Wolves."), often in a few words
+ * answered by a memory that names one ("Ana said the Harbour Gulls."), often in a few words
  * that share little of the question, below memories that repeat the question's words and name
- * nothing ("Ana just signed with a new team."). So each of the best memories that holds a name
+ * nothing ("Ana is excited about her new team."). So each of the best memories that holds a name
  * of the kind asked gains NAME_CUE of what it lacks of the top score (so that it keeps its order
  * among the others lifted, and none reaches 1 to tie there).
  */
